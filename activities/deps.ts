@@ -1,0 +1,9 @@
+import type { Config } from '../src/config';
+import type { Db } from '../src/db/knex';
+import type { Logger } from '../src/logger';
+
+export interface ActivityDeps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+}

@@ -1,0 +1,12 @@
+import type { ActivityDeps } from './deps';
+import { healthProbeActivities } from './health-probe.activities';
+
+/** Every activity the worker registers, built from its dependencies. */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...healthProbeActivities(deps),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;
+export type { ActivityDeps };

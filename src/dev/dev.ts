@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { devEnvFile, loadStackSettings } from '../config';
+import { freePort, onParentExit, waitFor } from './processes';
+import { startInfrastructure } from './stack';
+
+/** `npm run dev` after the plain-Node bootstrap: the whole stack on the default ports. */
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const log = (msg: string) => process.stdout.write(`[dev] ${msg}\n`);
+
+function devSecretsKey(dataDir: string): string {
+  const file = path.join(dataDir, 'secrets.key');
+  if (!fs.existsSync(file)) fs.writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
+  return fs.readFileSync(file, 'utf8').trim();
+}
+
+async function main(): Promise<void> {
+  const settings = loadStackSettings();
+  const DATA = settings.dataDir;
+  fs.mkdirSync(DATA, { recursive: true });
+
+  const infra = await startInfrastructure({
+    databaseUrl: settings.databaseUrl,
+    temporalAddress: settings.temporalAddress,
+    temporalCli: settings.temporalCli,
+    namespace: settings.temporalNamespace,
+    postgres: { dataDir: path.join(DATA, 'pg'), port: settings.postgresPort, database: 'sourcing', persistent: true },
+    temporal: {
+      port: settings.temporalPort,
+      uiPort: settings.temporalUiPort,
+      httpPort: await freePort(),
+      metricsPort: await freePort(),
+      dbFile: path.join(DATA, 'temporal.db'),
+    },
+    quiet: true,
+    log,
+  });
+
+  const env: NodeJS.ProcessEnv = {
+    ...settings.passthrough,
+    NODE_ENV: settings.passthrough.NODE_ENV ?? 'development',
+    HOST: settings.passthrough.HOST ?? '127.0.0.1',
+    PORT: String(settings.port),
+    DATABASE_URL: infra.databaseUrl,
+    TEMPORAL_ADDRESS: infra.temporalAddress,
+    TEMPORAL_NAMESPACE: settings.temporalNamespace,
+    SECRETS_KEY: settings.passthrough.SECRETS_KEY ?? devSecretsKey(DATA),
+    LOG_LEVEL: settings.logLevel,
+  };
+  // The operator CLI reads this when its own environment does not name a database.
+  const recorded = ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'SECRETS_KEY', 'PORT', 'PUBLIC_BASE_URL', 'APP_URL', 'API_URL'];
+  fs.writeFileSync(devEnvFile(DATA), JSON.stringify(Object.fromEntries(recorded.filter((k) => env[k]).map((k) => [k, env[k]])), null, 2), { mode: 0o600 });
+
+  const tsx = ['--import', 'tsx'];
+  infra.group.spawn('api', process.execPath, [...tsx, path.join(ROOT, 'api/server.ts')], { env, cwd: ROOT });
+  infra.group.spawn('worker', process.execPath, [...tsx, path.join(ROOT, 'activities/worker.ts')], { env, cwd: ROOT });
+
+  let stopping = false;
+  const shutdown = async (reason: string, code: number) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${reason}; stopping…`);
+    await infra.stop();
+    log('stopped');
+    process.exit(code);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(`received ${signal}`, 0));
+  onParentExit(() => void shutdown('the bootstrap process went away', 1));
+  void infra.failure.then((msg) => shutdown(msg, 1));
+
+  const apiUrl = `http://localhost:${settings.port}`;
+  // Healthy means the whole path works: API → Temporal → worker → Postgres and back.
+  try {
+    await waitFor('the API and worker', async () => (await fetch(`${apiUrl}/v1/health?worker=true`)).ok, 120_000, 500);
+  } catch (err) {
+    return shutdown((err as Error).message, 1);
+  }
+  const seconds = ((Date.now() - settings.bootstrapStartedAt) / 1000).toFixed(1);
+  log(`ready in ${seconds} s`);
+  process.stdout.write(
+    [
+      '',
+      `  API           ${apiUrl}/v1   (health: ${apiUrl}/v1/health)`,
+      `  Temporal UI   ${infra.temporalUiUrl ?? '(external Temporal server: ' + infra.temporalAddress + ')'}`,
+      `  Temporal      ${infra.temporalAddress}   (CLI: ${settings.temporalCli})`,
+      `  Database      ${infra.databaseUrl}`,
+      '',
+      '  Get an API key:',
+      '    npm run cli -- workspaces create --name "My team" --credits 100',
+      '    npm run cli -- keys create --workspace <workspace id> --name dev --scopes "*"',
+      '',
+      '  Ctrl-C stops everything.',
+      '',
+    ].join('\n'),
+  );
+}
+
+main().catch((err) => {
+  process.stderr.write(`[dev] failed: ${err?.stack ?? err}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,57 @@
+import { Connection } from '@temporalio/client';
+import type { ProcessGroup } from './processes';
+import { waitFor } from './processes';
+import { CUSTOM_SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
+
+export interface TemporalServerOptions {
+  cli: string;
+  port: number;
+  /** null: no UI (tests). */
+  uiPort: number | null;
+  httpPort: number;
+  metricsPort: number;
+  namespace: string;
+  /** SQLite file for state that survives restarts; null keeps it in memory (tests). */
+  dbFile: string | null;
+  quiet?: boolean;
+}
+
+export interface TemporalServerHandle {
+  address: string;
+  uiUrl: string | null;
+  pid: number | undefined;
+}
+
+/** `temporal server start-dev` with our search attributes registered; resolves once it answers. */
+export async function startTemporalDevServer(group: ProcessGroup, opts: TemporalServerOptions): Promise<TemporalServerHandle> {
+  const args = [
+    'server', 'start-dev',
+    '--ip', '127.0.0.1',
+    '--port', String(opts.port),
+    '--http-port', String(opts.httpPort),
+    '--metrics-port', String(opts.metricsPort),
+    '--namespace', opts.namespace,
+    '--log-level', 'warn',
+    ...(opts.dbFile ? ['--db-filename', opts.dbFile] : []),
+    ...(opts.uiPort === null ? ['--headless'] : ['--ui-port', String(opts.uiPort)]),
+    ...CUSTOM_SEARCH_ATTRIBUTES.flatMap((name) => ['--search-attribute', `${name}=Keyword`]),
+  ];
+  const child = group.spawn('temporal', opts.cli, args, { quiet: opts.quiet });
+  const address = `127.0.0.1:${opts.port}`;
+  await waitFor(
+    `Temporal server on ${address}`,
+    async () => {
+      if (child.exitCode !== null) throw new Error(`temporal exited with code ${child.exitCode}`);
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      try {
+        await connection.workflowService.describeNamespace({ namespace: opts.namespace });
+        return true;
+      } finally {
+        await connection.close();
+      }
+    },
+    60_000,
+    300,
+  );
+  return { address, uiUrl: opts.uiPort === null ? null : `http://localhost:${opts.uiPort}`, pid: child.pid };
+}

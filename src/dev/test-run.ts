@@ -1,0 +1,99 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadStackSettings } from '../config';
+import { freePort, onParentExit } from './processes';
+import { startInfrastructure } from './stack';
+
+/**
+ * `npm test` after the plain-Node bootstrap: a private stack (free ports, a throw-away database
+ * and in-memory Temporal state), the type check, then jest against it. Exits with jest's code.
+ */
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const log = (msg: string) => process.stdout.write(`[test] ${msg}\n`);
+
+const running = new Set<ChildProcess>();
+let interrupted = false;
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: 'inherit' });
+    running.add(child);
+    child.on('close', (code) => {
+      running.delete(child);
+      resolve(interrupted ? 130 : (code ?? 1));
+    });
+  });
+}
+
+/** Ctrl-C, SIGTERM or a vanished parent: stop jest and tsc; main() then tears the stack down. */
+function interrupt(): void {
+  if (interrupted) return;
+  interrupted = true;
+  log('interrupted; stopping…');
+  for (const child of running) child.kill('SIGTERM');
+}
+
+async function main(): Promise<number> {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, interrupt);
+  onParentExit(interrupt);
+  const settings = loadStackSettings();
+  const runDir = path.join(ROOT, '.data', `test-${process.pid}`);
+  fs.mkdirSync(runDir, { recursive: true });
+  const [pgPort, temporalPort, httpPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+
+  const typecheck = run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], process.env);
+  const started = Date.now();
+  const infra = await startInfrastructure({
+    databaseUrl: settings.databaseUrl,
+    temporalAddress: settings.temporalAddress,
+    temporalCli: settings.temporalCli,
+    namespace: settings.temporalNamespace,
+    postgres: { dataDir: path.join(runDir, 'pg'), port: pgPort, database: 'sourcing_test', persistent: false, fast: true },
+    temporal: { port: temporalPort, uiPort: null, httpPort, metricsPort, dbFile: null },
+    quiet: true,
+    log,
+  });
+  log(`postgres and temporal ready in ${((Date.now() - started) / 1000).toFixed(1)} s (bootstrap total ${((Date.now() - settings.bootstrapStartedAt) / 1000).toFixed(1)} s)`);
+
+  let cleaned = false;
+  const cleanup = async () => {
+    if (cleaned) return;
+    cleaned = true;
+    await infra.stop();
+    fs.rmSync(runDir, { recursive: true, force: true });
+  };
+  try {
+    const typecheckCode = await typecheck;
+    if (interrupted) return 130;
+    if (typecheckCode !== 0) {
+      log('type check failed');
+      return typecheckCode;
+    }
+    log('type check passed');
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'test',
+      DATABASE_URL: infra.databaseUrl,
+      TEMPORAL_ADDRESS: infra.temporalAddress,
+      TEMPORAL_NAMESPACE: settings.temporalNamespace,
+      TEMPORAL_CLI: settings.temporalCli,
+      SECRETS_KEY: process.env.SECRETS_KEY ?? randomBytes(32).toString('base64'),
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+      TEST_RUN_DIR: runDir,
+    };
+    return await run(process.execPath, [path.join(ROOT, 'node_modules/jest/bin/jest.js'), ...process.argv.slice(2)], env);
+  } finally {
+    await cleanup();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`[test] failed: ${err?.stack ?? err}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,73 @@
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { freePort, waitFor } from '../../src/dev/processes';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+/** Every live descendant of a pid, from `ps`. */
+function descendants(rootPid: number): number[] {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number));
+  const found: number[] = [];
+  const walk = (pid: number) => {
+    for (const [child, parent] of rows) {
+      if (parent === pid) {
+        found.push(child);
+        walk(child);
+      }
+    }
+  };
+  walk(rootPid);
+  return found;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('npm run dev (scripts/dev.mjs)', () => {
+  it('brings up Postgres, Temporal with its UI, the API and a worker, then SIGTERM leaves no process behind', async () => {
+    const [port, postgresPort, temporalPort, temporalUiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    const dataDir = path.join(process.env.TEST_RUN_DIR!, `dev-${port}`);
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), POSTGRES_PORT: String(postgresPort), TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(temporalUiPort), DEV_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+    for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'SECRETS_KEY', 'NODE_ENV']) delete env[name];
+
+    const dev = spawn(process.execPath, [path.join(ROOT, 'scripts/dev.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    dev.stdout.on('data', (d) => (output += d));
+    dev.stderr.on('data', (d) => (output += d));
+    const exited = new Promise<number | null>((resolve) => dev.on('exit', (code) => resolve(code)));
+    let tree: number[] = [];
+    try {
+      await waitFor('dev stack', async () => output.includes('ready in'), 120_000, 250);
+      expect(output).toContain(`http://localhost:${port}/v1`);
+      expect(output).toContain(`http://localhost:${temporalUiPort}`);
+      expect(output).toMatch(/keys create/);
+
+      const health = await fetch(`http://127.0.0.1:${port}/v1/health?worker=true`);
+      expect(health.status).toBe(200);
+      expect(((await health.json()) as { data: { checks: unknown } }).data.checks).toEqual({ database: 'ok', temporal: 'ok', worker: 'ok' });
+      const ui = await fetch(`http://127.0.0.1:${temporalUiPort}/`);
+      expect(ui.status).toBe(200);
+      // State lives under the data directory: the SQLite file of Temporal, the database, a generated secrets key.
+      expect(fs.existsSync(path.join(dataDir, 'temporal.db'))).toBe(true);
+      expect(fs.existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
+      expect(Buffer.from(fs.readFileSync(path.join(dataDir, 'secrets.key'), 'utf8'), 'base64')).toHaveLength(32);
+
+      tree = descendants(dev.pid!);
+      expect(tree.length).toBeGreaterThanOrEqual(5); // dev.ts, postgres, temporal, api, worker
+    } finally {
+      dev.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    await waitFor('every child to exit', async () => tree.every((pid) => !alive(pid)), 20_000, 200);
+  }, 180_000);
+});

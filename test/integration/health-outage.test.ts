@@ -1,0 +1,55 @@
+import path from 'node:path';
+import { startEmbeddedPostgres, type PostgresHandle } from '../../src/dev/embedded-postgres';
+import { freePort, ProcessGroup } from '../../src/dev/processes';
+import { startTemporalDevServer, type TemporalServerHandle } from '../../src/dev/temporal-server';
+import { startTestStack, type TestStack } from '../support/stack';
+
+/**
+ * A private Postgres and Temporal server for this file only, so they can be killed without
+ * disturbing the rest of the suite.
+ */
+describe('GET /v1/health when a dependency dies', () => {
+  const group = new ProcessGroup(() => undefined);
+  let postgres: PostgresHandle;
+  let temporal: TemporalServerHandle;
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    const [pgPort, tPort, httpPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+    [postgres, temporal] = await Promise.all([
+      startEmbeddedPostgres({ dataDir: path.join(process.env.TEST_RUN_DIR!, `outage-pg-${pgPort}`), port: pgPort, database: 'outage', persistent: false, fast: true }),
+      startTemporalDevServer(group, { cli: process.env.TEMPORAL_CLI!, port: tPort, uiPort: null, httpPort, metricsPort, namespace: 'default', dbFile: null, quiet: true }),
+    ]);
+    stack = await startTestStack({ worker: false, env: { DATABASE_URL: postgres.url, TEMPORAL_ADDRESS: temporal.address } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    await group.stopAll(2000);
+    // Postgres was killed above; its throw-away directory goes with the run directory.
+  });
+
+  it('is healthy while both run', async () => {
+    const res = await stack.request('GET', '/v1/health');
+    expect(res.status).toBe(200);
+    expect(res.body.data.checks).toEqual({ database: 'ok', temporal: 'ok' });
+  });
+
+  it('names database when Postgres is killed', async () => {
+    process.kill(postgres.pid!, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 300));
+    const res = await stack.request('GET', '/v1/health');
+    expect(res.status).toBe(503);
+    expect(res.body.data).toEqual({ ok: false, checks: { database: 'error', temporal: 'ok' } });
+  });
+
+  it('names temporal too when the Temporal server is killed', async () => {
+    process.kill(temporal.pid!, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 300));
+    const res = await stack.request('GET', '/v1/health');
+    expect(res.status).toBe(503);
+    expect(res.body.data).toEqual({ ok: false, checks: { database: 'error', temporal: 'error' } });
+    expect(res.headers.get('retry-after')).toBeTruthy();
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+  });
+});

@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { createApp } from '../../api/app';
+import { sendData } from '../../api/respond';
+import { defineRoutes } from '../../api/route-def';
+import { healthRoutes } from '../../api/routes/health.routes';
+import { startTestStack, request, type TestStack } from '../support/stack';
+import http from 'node:http';
+
+describe('GET /v1/health and the round trip through Temporal', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startTestStack();
+  });
+  afterAll(() => stack.stop());
+
+  it('answers without a key with both checks ok', async () => {
+    const res = await stack.request('GET', '/v1/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: { ok: true, checks: { database: 'ok', temporal: 'ok' } }, meta: { request_id: expect.stringMatching(/^req_/) } });
+    expect(res.headers.get('x-request-id')).toBe(res.body.meta.request_id);
+  });
+
+  it('probes the worker end to end: workflow started by the API, activity writes Postgres, API reads it', async () => {
+    const res = await stack.request('GET', '/v1/health?worker=true');
+    expect(res.status).toBe(200);
+    expect(res.body.data.checks).toEqual({ database: 'ok', temporal: 'ok', worker: 'ok' });
+
+    const probe = await stack.db('health_probes').orderBy('requested_at', 'desc').first();
+    expect(probe.completed_at).toBeInstanceOf(Date);
+    expect(probe.worker_identity).toMatch(/:\d+$/);
+    // The workflow is a real Temporal execution, visible to `temporal workflow list`.
+    const description = await stack.temporal.client.workflow.getHandle(`health-probe-${probe.id}`).describe();
+    expect(description.type).toBe('healthProbeWorkflow');
+    expect(description.status.name).toBe('COMPLETED');
+    expect(description.taskQueue).toBe(stack.config.temporal.taskQueue);
+  });
+
+  it('echoes a valid caller-sent X-Request-Id and replaces an invalid one', async () => {
+    const echoed = await stack.request('GET', '/v1/health', { headers: { 'X-Request-Id': 'client-123' } });
+    expect(echoed.headers.get('x-request-id')).toBe('client-123');
+    expect(echoed.body.meta.request_id).toBe('client-123');
+
+    const tooLong = await stack.request('GET', '/v1/health', { headers: { 'X-Request-Id': 'x'.repeat(129) } });
+    expect(tooLong.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{24}$/);
+  });
+
+  it('answers unknown routes with 404 not_found in the error envelope', async () => {
+    const res = await stack.request('GET', '/v1/nope', { headers: { 'X-Request-Id': 'rid-404' } });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({
+      error: { code: 'not_found', message: expect.any(String), details: null, request_id: 'rid-404' },
+      meta: { request_id: 'rid-404', correlation_id: 'rid-404' },
+    });
+  });
+
+  it('answers a wrong method with 405 method_not_allowed', async () => {
+    const res = await stack.request('DELETE', '/v1/health');
+    expect(res.status).toBe(405);
+    expect(res.body.error.code).toBe('method_not_allowed');
+  });
+});
+
+describe('request handling middleware', () => {
+  let server: http.Server;
+  let url: string;
+  beforeAll(async () => {
+    const stackless = { config: {} as never, db: {} as never, temporal: {} as never, logger: require('pino')({ level: 'silent' }) };
+    const echo = defineRoutes([
+      {
+        name: 'echo',
+        method: 'POST',
+        path: '/echo/{id}',
+        auth: 'none',
+        cost: 'none',
+        costLine: 'Free.',
+        summary: 'test route',
+        proposable: false,
+        body: z.object({}).passthrough(),
+        async handler(ctx) {
+          sendData(ctx, { id: ctx.params.id, body: ctx.state.body ?? null });
+        },
+      },
+      {
+        name: 'boom',
+        method: 'GET',
+        path: '/boom',
+        auth: 'none',
+        cost: 'none',
+        costLine: 'Free.',
+        summary: 'test route',
+        proposable: false,
+        async handler() {
+          throw new Error('secret internal detail');
+        },
+      },
+    ]);
+    server = http.createServer(createApp(stackless, [...healthRoutes, ...echo]).callback());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('parses JSON bodies', async () => {
+    const res = await request(url, 'POST', '/v1/echo/7', { body: { a: 1 } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ id: '7', body: { a: 1 } });
+  });
+
+  it('answers malformed JSON with 400 invalid_request', async () => {
+    const res = await request(url, 'POST', '/v1/echo/7', { rawBody: '{"a":', headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid_request');
+    expect(res.body.error.message).toMatch(/Malformed JSON/);
+    expect(res.body.meta.correlation_id).toBe(res.body.meta.request_id);
+  });
+
+  it('hides internals of unexpected errors behind 500 internal_error', async () => {
+    const res = await request(url, 'GET', '/v1/boom');
+    expect(res.status).toBe(500);
+    expect(res.body.error.code).toBe('internal_error');
+    expect(res.text).not.toContain('secret internal detail');
+  });
+});
+
+describe('worker probe without a worker', () => {
+  it('reports the worker check as failing with 503', async () => {
+    const stack = await startTestStack({ worker: false });
+    try {
+      const res = await stack.request('GET', '/v1/health?worker=true');
+      expect(res.status).toBe(503);
+      expect(res.body.data).toEqual({ ok: false, checks: { database: 'ok', temporal: 'ok', worker: 'error' } });
+      expect(res.headers.get('retry-after')).toBe('5');
+    } finally {
+      await stack.stop();
+    }
+  });
+});

@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { loadConfig, type Config } from '../../src/config';
+import { createDb, type Db } from '../../src/db/knex';
+import { createLogger } from '../../src/logger';
+import { createTemporal, type Temporal } from '../../src/temporal/client';
+import { startApiServer, type ApiServer } from '../../api/server';
+import { startWorker, type WorkerHandle } from '../../activities/worker';
+
+/** Config for an in-process API/worker against the run's real Postgres and Temporal server. */
+export function testConfig(env: NodeJS.ProcessEnv = {}): Config {
+  return loadConfig({
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    // Each stack gets its own task queue so test files running in parallel never share workers.
+    TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
+    SHUTDOWN_TIMEOUT_MS: '2000',
+    ...env,
+  });
+}
+
+export function workflowBundlePath(): string {
+  return path.join(process.env.TEST_RUN_DIR!, 'workflow-bundle.js');
+}
+
+export interface TestStack {
+  config: Config;
+  db: Db;
+  temporal: Temporal;
+  api: ApiServer;
+  worker: WorkerHandle | null;
+  url: string;
+  request: (method: string, path: string, opts?: RequestOptions) => Promise<TestResponse>;
+  stop(): Promise<void>;
+}
+
+export interface RequestOptions {
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** Sent as-is instead of JSON-encoding `body`. */
+  rawBody?: string;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export async function request(baseUrl: string, method: string, urlPath: string, opts: RequestOptions = {}): Promise<TestResponse> {
+  const headers: Record<string, string> = { ...opts.headers };
+  let payload: string | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    payload = JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${baseUrl}${urlPath}`, { method, headers, body: payload });
+  const text = await res.text();
+  let body: unknown = undefined;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, headers: res.headers, body, text };
+}
+
+/** An API server and (unless `worker: false`) a worker, in this process, on a private task queue. */
+export async function startTestStack(opts: { worker?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<TestStack> {
+  const config = testConfig(opts.env);
+  const logger = createLogger(config.logLevel, 'test');
+  const db = createDb(config.databaseUrl, 10, logger);
+  const temporal = createTemporal(config);
+  const worker =
+    opts.worker === false
+      ? null
+      : await startWorker({ config, db, logger, workflowBundle: { code: fs.readFileSync(workflowBundlePath(), 'utf8') } });
+  const api = await startApiServer({ config, db, temporal, logger });
+  return {
+    config,
+    db,
+    temporal,
+    api,
+    worker,
+    url: api.url,
+    request: (method, p, o) => request(api.url, method, p, o),
+    async stop() {
+      await api.close();
+      await worker?.shutdown();
+      await temporal.close();
+      await db.destroy();
+    },
+  };
+}
