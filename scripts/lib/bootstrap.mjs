@@ -19,8 +19,19 @@ export function ensureDependencies() {
   if (fresh) return;
   say('installing dependencies (npm ci)…');
   const started = Date.now();
-  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: ROOT, stdio: 'inherit' });
-  if (result.status !== 0) throw new Error(`npm ci failed with exit code ${result.status}`);
+  const ci = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' });
+  if (ci.status !== 0) {
+    // A registry mirror that serves only this platform's optional packages leaves the lock file
+    // without the other platforms' entries, which `npm ci` refuses; `npm install` honours the
+    // same locked versions and tolerates that.
+    if (!/in sync|Missing: .* from lock file/.test(ci.stderr ?? '')) {
+      process.stderr.write(ci.stderr ?? '');
+      throw new Error(`npm ci failed with exit code ${ci.status}`);
+    }
+    say('npm ci refused the lock file (platform packages missing from this registry); using npm install with the locked versions…');
+    const install = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: ROOT, stdio: 'inherit' });
+    if (install.status !== 0) throw new Error(`npm install failed with exit code ${install.status}`);
+  }
   say(`dependencies installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
