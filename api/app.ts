@@ -2,11 +2,15 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { AppError } from '../src/domain/errors';
 import type { ApiContext, ApiDeps, ApiState } from './context';
+import { authenticate } from './middleware/authenticate';
 import { errorHandler } from './middleware/errors';
 import { jsonBody } from './middleware/json-body';
+import { applyRateLimit, ipBucket } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import type { RouteDef } from './route-def';
 import { routeTable } from './route-table';
+import { renderDocsPage } from './web/docs.page';
+import { PAGE_SECURITY_HEADERS } from './web/html';
 
 /** `{projectId}` (spec form) → `:projectId` (router form). */
 export const toRouterPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
@@ -14,11 +18,12 @@ export const toRouterPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 function keyApiRouter(routes: RouteDef[], deps: ApiDeps): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/v1' });
   for (const route of routes) {
-    // Bodies are read only for a matched route, so an unknown path is a 404 whatever it carries.
+    // Authentication comes before any other work; bodies are read only for a matched route.
     router.register(toRouterPath(route.path), [route.method], [
+      authenticate(route, deps),
       jsonBody(),
       async (ctx) => {
-        await route.handler(ctx as unknown as ApiContext, deps);
+        await route.handler(ctx as unknown as ApiContext, deps, routes);
       },
     ]);
   }
@@ -27,15 +32,23 @@ function keyApiRouter(routes: RouteDef[], deps: ApiDeps): Router<ApiState> {
 
 /** The middleware stack; order matters: request id → errors → routes (body, handler) → 405 → 404. */
 export function createApp(deps: ApiDeps, routes: RouteDef[] = routeTable): Koa<ApiState> {
-  const app = new Koa<ApiState>({ proxy: true });
+  const app = new Koa<ApiState>({ proxy: deps.config.trustProxy });
   app.silent = true; // errors are logged by errorHandler with the request id
   app.use(requestId(deps.logger));
   app.use(errorHandler());
 
   const router = keyApiRouter(routes, deps);
   app.use(router.routes());
+  const web = new Router<ApiState>();
+  web.get('/docs', (ctx) => {
+    ctx.set(PAGE_SECURITY_HEADERS);
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = renderDocsPage(routes, deps.config);
+  });
+  app.use(web.routes());
   app.use(async (ctx) => {
     // Reached only when no route answered: 405 when the path exists under another method.
+    await applyRateLimit(ctx as unknown as ApiContext, deps.db, [ipBucket(ctx, deps.config.unauthenticatedRateLimit)]);
     const allowed = router.match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods);
     if (allowed.length > 0) {
       ctx.set('Allow', [...new Set(allowed)].join(', '));

@@ -1,5 +1,6 @@
 import type { ParameterizedContext } from 'koa';
 import type { Config } from '../src/config';
+import type { KeyWithWorkspace } from '../src/db/api-key.repository';
 import type { Db } from '../src/db/knex';
 import type { Logger } from '../src/logger';
 import type { Temporal } from '../src/temporal/client';
@@ -17,6 +18,14 @@ export interface ApiState {
   log: Logger;
   /** Parsed JSON body; undefined when the request had none. */
   body?: unknown;
+  /** The authenticated key and its workspace (every route but `auth: 'none'`). */
+  auth?: KeyWithWorkspace;
 }
 
 export type ApiContext = ParameterizedContext<ApiState> & { params: Record<string, string> };
+
+/** The caller's key and workspace; only routes that require a key call this. */
+export function authOf(ctx: ApiContext): KeyWithWorkspace {
+  if (!ctx.state.auth) throw new Error('route used authOf without authentication');
+  return ctx.state.auth;
+}

@@ -28,7 +28,8 @@ export interface RouteDef {
   catalog?: boolean;
   query?: ZodType;
   body?: ZodType;
-  handler: (ctx: ApiContext, deps: ApiDeps) => Promise<void>;
+  /** `routes` is the table the app registered, for the catalog and the OpenAPI document. */
+  handler: (ctx: ApiContext, deps: ApiDeps, routes: readonly RouteDef[]) => Promise<void>;
 }
 
 export const defineRoutes = (routes: RouteDef[]) => routes;

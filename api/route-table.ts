@@ -1,5 +1,7 @@
 import type { RouteDef } from './route-def';
+import { catalogRoutes } from './routes/catalog.routes';
 import { healthRoutes } from './routes/health.routes';
+import { projectRoutes } from './routes/projects.routes';
 
-/** Every key-API route, in catalog order. */
-export const routeTable: RouteDef[] = [...healthRoutes];
+/** Every key-API route, in catalog order. Registers the router, feeds /actions and OpenAPI. */
+export const routeTable: RouteDef[] = [...healthRoutes, ...catalogRoutes, ...projectRoutes];

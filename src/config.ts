@@ -41,6 +41,8 @@ const envSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE: secondsList.prefault(DEFAULT_RETRY_SCHEDULE),
   WEBHOOK_ALLOWED_PRIVATE_CIDRS: cidrList.prefault(''),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  UNAUTHENTICATED_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -63,6 +65,10 @@ export interface Config {
   webhookRetryScheduleSeconds: number[];
   webhookAllowedPrivateCidrs: string[];
   shutdownTimeoutMs: number;
+  /** Take the client address from X-Forwarded-For (only behind a trusted proxy). */
+  trustProxy: boolean;
+  /** Requests per minute per client address for calls without a valid key. */
+  unauthenticatedRateLimit: number;
 }
 
 export class ConfigError extends Error {
@@ -97,6 +103,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryScheduleSeconds: e.WEBHOOK_RETRY_SCHEDULE,
     webhookAllowedPrivateCidrs: e.WEBHOOK_ALLOWED_PRIVATE_CIDRS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    trustProxy: e.TRUST_PROXY === 'true',
+    unauthenticatedRateLimit: e.UNAUTHENTICATED_RATE_LIMIT,
   };
 }
 

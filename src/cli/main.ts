@@ -1,6 +1,7 @@
 import { loadCliConfig, ConfigError, type Config } from '../config';
 import { createDb, type Db } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
+import { adminCommands } from './admin.commands';
 import { parseArgs, UsageError } from './args';
 
 /**
@@ -22,39 +23,54 @@ const commands: Record<string, Command> = {
     const applied = await migrateLatest(db);
     out(applied.length ? `applied: ${applied.join(', ')}` : 'database schema is up to date');
   },
+  ...adminCommands,
 };
 
 const USAGE = `usage: npm run cli -- <command> [options]
 commands:
-  migrate`;
+  migrate
+  workspaces create --name N [--plan trial|starter|growth|enterprise|none] [--credits N] [--json]
+  workspaces update ID [--api-access on|off] [--frozen on|off] [--plan P] [--plan-active on|off] [--rate-limit N] [--max-concurrent-searches N] [--json]
+  keys create --workspace ID --name N --scopes a,b|* [--funding workspace|contract_pool] [--env live|test] [--rate-limit N] [--expires-at ISO] [--json]
+  keys list --workspace ID [--json]
+  keys revoke KEY_ID [--json]
+  credits grant --workspace ID --amount N [--bucket workspace|contract_pool] [--json]`;
 
-export async function runCli(argv: string[], out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
+export async function runCli(
+  argv: string[],
+  out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+  err: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+): Promise<number> {
   const key = argv.length >= 2 && commands[`${argv[0]} ${argv[1]}`] ? `${argv[0]} ${argv[1]}` : argv[0];
   const command = key ? commands[key] : undefined;
+  if (argv[0] === 'help' || argv[0] === '--help') {
+    out(USAGE);
+    return 0;
+  }
   if (!command) {
-    process.stderr.write(`${key ? `unknown command: ${argv.slice(0, 2).join(' ')}` : 'no command given'}\n${USAGE}\n`);
+    err(key ? `error: unknown command "${argv.slice(0, 2).join(' ')}" (npm run cli -- help lists the commands)` : USAGE);
     return 2;
   }
   let config: Config;
   try {
     config = loadCliConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n(start \`npm run dev\` first, or set DATABASE_URL and SECRETS_KEY)\n`);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      err(`${error.message}\n(start \`npm run dev\` first, or set DATABASE_URL and SECRETS_KEY)`);
       return 2;
     }
-    throw err;
+    throw error;
   }
   const db = createDb(config.databaseUrl, 4);
   try {
     await command(argv.slice(key.split(' ').length), { config, db, out });
     return 0;
-  } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`error: ${err.message}\n`);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      err(`error: ${error.message}`);
       return 2;
     }
-    process.stderr.write(`error: ${(err as Error).message}\n`);
+    err(`error: ${(error as Error).message}`);
     return 1;
   } finally {
     await db.destroy();

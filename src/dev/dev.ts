@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { devEnvFile, loadStackSettings } from '../config';
 import { freePort, onParentExit, waitFor } from './processes';
+import { seedDemo } from './seed';
 import { startInfrastructure } from './stack';
+import { createDb } from '../db/knex';
 
 /** `npm run dev` after the plain-Node bootstrap: the whole stack on the default ports. */
 
@@ -37,6 +39,9 @@ async function main(): Promise<void> {
     quiet: true,
     log,
   });
+
+  const seedDb = createDb(infra.databaseUrl, 2);
+  const demo = await seedDemo(seedDb, DATA).finally(() => seedDb.destroy());
 
   const env: NodeJS.ProcessEnv = {
     ...settings.passthrough,
@@ -87,8 +92,11 @@ async function main(): Promise<void> {
       `  Temporal      ${infra.temporalAddress}   (CLI: ${settings.temporalCli})`,
       `  Database      ${infra.databaseUrl}`,
       '',
-      '  Get an API key:',
-      '    npm run cli -- workspaces create --name "My team" --credits 100',
+      `  Demo workspace ${demo.workspaceId} (100 credits), API key with every scope:`,
+      `    export API_KEY=${demo.key}`,
+      `    curl -s ${apiUrl}/v1/projects -H "Authorization: Bearer $API_KEY"`,
+      '  More keys and workspaces:',
+      '    npm run cli -- workspaces create --name "My team" --credits 100 --json',
       '    npm run cli -- keys create --workspace <workspace id> --name dev --scopes "*"',
       '',
       '  Ctrl-C stops everything.',

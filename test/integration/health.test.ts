@@ -3,7 +3,9 @@ import { createApp } from '../../api/app';
 import { sendData } from '../../api/respond';
 import { defineRoutes } from '../../api/route-def';
 import { healthRoutes } from '../../api/routes/health.routes';
-import { startTestStack, request, type TestStack } from '../support/stack';
+import { createDb } from '../../src/db/knex';
+import { createLogger } from '../../src/logger';
+import { startTestStack, request, testConfig, type TestStack } from '../support/stack';
 import http from 'node:http';
 
 describe('GET /v1/health and the round trip through Temporal', () => {
@@ -63,8 +65,10 @@ describe('GET /v1/health and the round trip through Temporal', () => {
 describe('request handling middleware', () => {
   let server: http.Server;
   let url: string;
+  const config = testConfig();
+  const db = createDb(config.databaseUrl, 2);
   beforeAll(async () => {
-    const stackless = { config: {} as never, db: {} as never, temporal: {} as never, logger: require('pino')({ level: 'silent' }) };
+    const deps = { config, db, temporal: {} as never, logger: createLogger('silent', 'test') };
     const echo = defineRoutes([
       {
         name: 'echo',
@@ -94,11 +98,14 @@ describe('request handling middleware', () => {
         },
       },
     ]);
-    server = http.createServer(createApp(stackless, [...healthRoutes, ...echo]).callback());
+    server = http.createServer(createApp(deps, [...healthRoutes, ...echo]).callback());
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  afterAll(async () => {
+    await new Promise<void>((r) => server.close(() => r()));
+    await db.destroy();
+  });
 
   it('parses JSON bodies', async () => {
     const res = await request(url, 'POST', '/v1/echo/7', { body: { a: 1 } });

@@ -17,6 +17,8 @@ export function testConfig(env: NodeJS.ProcessEnv = {}): Config {
     // Each stack gets its own task queue so test files running in parallel never share workers.
     TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
     SHUTDOWN_TIMEOUT_MS: '2000',
+    // Every test request comes from 127.0.0.1; the per-address bucket has its own test.
+    UNAUTHENTICATED_RATE_LIMIT: '1000000',
     ...env,
   });
 }

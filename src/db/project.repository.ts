@@ -1,0 +1,37 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Db } from './knex';
+
+export interface Project {
+  id: string;
+  workspace_id: string;
+  name: string;
+  share_token: string;
+  share_expires_at: Date | null;
+  created_at: Date;
+}
+
+export const PROJECT_LIST_LIMIT = 200;
+
+/** A share token: 32 random bytes, base64url (DESIGN.md §6). */
+export const newShareToken = () => randomBytes(32).toString('base64url');
+
+export function projectRepository(db: Db) {
+  return {
+    /** Every project gets its one share token at creation. */
+    async create(workspaceId: string, name: string): Promise<Project> {
+      const [row] = await db('projects').insert({ id: randomUUID(), workspace_id: workspaceId, name, share_token: newShareToken() }).returning('*');
+      return row;
+    },
+    async findInWorkspace(workspaceId: string, id: string): Promise<Project | undefined> {
+      return db('projects').where({ workspace_id: workspaceId, id }).first();
+    },
+    /** The most recent projects, newest first, and how many the workspace has in all. */
+    async listRecent(workspaceId: string, limit = PROJECT_LIST_LIMIT): Promise<{ projects: Project[]; total: number }> {
+      const [projects, [{ count }]] = await Promise.all([
+        db('projects').where({ workspace_id: workspaceId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit),
+        db('projects').where({ workspace_id: workspaceId }).count({ count: '*' }),
+      ]);
+      return { projects, total: Number(count) };
+    },
+  };
+}
