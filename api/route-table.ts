@@ -2,6 +2,8 @@ import type { RouteDef } from './route-def';
 import { catalogRoutes } from './routes/catalog.routes';
 import { healthRoutes } from './routes/health.routes';
 import { projectRoutes } from './routes/projects.routes';
+import { referenceRoutes } from './routes/reference.routes';
+import { searchRoutes } from './routes/searches.routes';
 
 /** Every key-API route, in catalog order. Registers the router, feeds /actions and OpenAPI. */
-export const routeTable: RouteDef[] = [...healthRoutes, ...catalogRoutes, ...projectRoutes];
+export const routeTable: RouteDef[] = [...healthRoutes, ...catalogRoutes, ...projectRoutes, ...searchRoutes, ...referenceRoutes];

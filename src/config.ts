@@ -42,6 +42,7 @@ const envSchema = z.object({
   WEBHOOK_ALLOWED_PRIVATE_CIDRS: cidrList.prefault(''),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  SEARCH_PAGE_DELAY_MS: z.coerce.number().int().min(0).default(0),
   UNAUTHENTICATED_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
 });
 
@@ -69,6 +70,8 @@ export interface Config {
   trustProxy: boolean;
   /** Requests per minute per client address for calls without a valid key. */
   unauthenticatedRateLimit: number;
+  /** Pause before each search page; 0 except in fault-injection tests. */
+  searchPageDelayMs: number;
 }
 
 export class ConfigError extends Error {
@@ -105,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY === 'true',
     unauthenticatedRateLimit: e.UNAUTHENTICATED_RATE_LIMIT,
+    searchPageDelayMs: e.SEARCH_PAGE_DELAY_MS,
   };
 }
 

@@ -2,14 +2,13 @@ import { z } from 'zod';
 import { projectRepository, type Project } from '../../src/db/project.repository';
 import type { Db } from '../../src/db/knex';
 import { AppError, notFound } from '../../src/domain/errors';
+import { isUuid } from '../../src/domain/ids';
 import { authOf } from '../context';
 import { sendData } from '../respond';
 import { defineRoutes } from '../route-def';
 
 export const PROJECT_NAME_MAX = 120;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (s: string) => UUID.test(s);
 
 export const projectResource = (p: Project) => ({ id: p.id, name: p.name, created_at: p.created_at.toISOString() });
 

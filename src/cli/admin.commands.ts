@@ -4,13 +4,12 @@ import { workspaceRepository, type Workspace, type WorkspaceChanges } from '../d
 import { DEFAULT_KEY_RATE_LIMIT, FUNDING_MODES, KEY_ENVIRONMENTS, type FundingMode, type KeyEnvironment } from '../domain/api-keys';
 import { DEFAULT_PLAN, PLANS } from '../domain/plans';
 import { ALL_SCOPES, isKnownScope, SCOPES } from '../domain/scopes';
+import { isUuid } from '../domain/ids';
 import { parseArgs, requireOption, UsageError, type ParsedArgs } from './args';
 import type { CliContext } from './main';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function uuidArg(value: string, what: string): string {
-  if (!UUID.test(value)) throw new UsageError(`${what} must be an id (uuid), got ${value}`);
+  if (!isUuid(value)) throw new UsageError(`${what} must be an id (uuid), got ${value}`);
   return value;
 }
 

@@ -3,6 +3,7 @@ import { createDb, type Db } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 import { adminCommands } from './admin.commands';
 import { parseArgs, UsageError } from './args';
+import { opsCommands } from './ops.commands';
 
 /**
  * The operator CLI: `npm run cli -- <group> <command> [options]`. Bad usage prints one line and
@@ -24,6 +25,7 @@ const commands: Record<string, Command> = {
     out(applied.length ? `applied: ${applied.join(', ')}` : 'database schema is up to date');
   },
   ...adminCommands,
+  ...opsCommands,
 };
 
 const USAGE = `usage: npm run cli -- <command> [options]
@@ -34,7 +36,9 @@ commands:
   keys create --workspace ID --name N --scopes a,b|* [--funding workspace|contract_pool] [--env live|test] [--rate-limit N] [--expires-at ISO] [--json]
   keys list --workspace ID [--json]
   keys revoke KEY_ID [--json]
-  credits grant --workspace ID --amount N [--bucket workspace|contract_pool] [--json]`;
+  credits grant --workspace ID --amount N [--bucket workspace|contract_pool] [--json]
+  corpus load [--size N] [--seed S] [--json]
+  searches watch SEARCH_ID [--interval MS]`;
 
 export async function runCli(
   argv: string[],

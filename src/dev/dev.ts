@@ -4,6 +4,8 @@ import path from 'node:path';
 import { devEnvFile, loadStackSettings } from '../config';
 import { freePort, onParentExit, waitFor } from './processes';
 import { seedDemo } from './seed';
+import { corpusSize, DEFAULT_CORPUS_SEED, DEFAULT_CORPUS_SIZE, loadCorpus } from '../corpus/loader';
+import { createProgressWriter, progressLine } from '../cli/progress';
 import { startInfrastructure } from './stack';
 import { createDb } from '../db/knex';
 
@@ -41,7 +43,16 @@ async function main(): Promise<void> {
   });
 
   const seedDb = createDb(infra.databaseUrl, 2);
-  const demo = await seedDemo(seedDb, DATA).finally(() => seedDb.destroy());
+  const demo = await (async () => {
+    const people = await corpusSize(seedDb);
+    if (people < DEFAULT_CORPUS_SIZE) {
+      log(`loading the people corpus (${DEFAULT_CORPUS_SIZE.toLocaleString('en')} profiles, first start only)…`);
+      const bar = createProgressWriter(process.stdout);
+      await loadCorpus(seedDb, { size: DEFAULT_CORPUS_SIZE, seed: DEFAULT_CORPUS_SEED, onProgress: (p) => bar.update(progressLine('[dev] people', p.loaded, p.total, `${p.perSecond}/s`)) });
+      bar.done(progressLine('[dev] people', DEFAULT_CORPUS_SIZE, DEFAULT_CORPUS_SIZE));
+    }
+    return seedDemo(seedDb, DATA);
+  })().finally(() => seedDb.destroy());
 
   const env: NodeJS.ProcessEnv = {
     ...settings.passthrough,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { projectRepository } from '../../src/db/project.repository';
 import { apiKeyRepository } from '../../src/db/api-key.repository';
 import { routeTable } from '../../api/route-table';
@@ -44,7 +45,13 @@ beforeAll(async () => {
   caller = await workspaceWithKey(stack.db);
   other = await workspaceWithKey(stack.db);
   const otherProject = await projectRepository(stack.db).create(other.workspace.id, 'not yours');
-  foreignIds = { projectId: { id: otherProject.id, code: 'project_not_found' } };
+  const [otherSearch] = await stack.db('searches')
+    .insert({ id: randomUUID(), workspace_id: other.workspace.id, project_id: otherProject.id, status: 'complete', criteria: JSON.stringify({ family: 'design' }), funding_bucket: 'workspace' })
+    .returning('id');
+  foreignIds = {
+    projectId: { id: otherProject.id, code: 'project_not_found' },
+    searchId: { id: otherSearch.id, code: 'search_not_found' },
+  };
 });
 afterAll(() => stack.stop());
 

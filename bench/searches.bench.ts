@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadStackSettings } from '../src/config';
+import { corpusSize, loadCorpus } from '../src/corpus/loader';
+import { createDb, type Db } from '../src/db/knex';
+import { apiKeyRepository } from '../src/db/api-key.repository';
+import { projectRepository } from '../src/db/project.repository';
+import { workspaceRepository } from '../src/db/workspace.repository';
+import { createProgressWriter, progressLine } from '../src/cli/progress';
+import { freePort, waitFor } from '../src/dev/processes';
+import { startInfrastructure } from '../src/dev/stack';
+
+/**
+ * Issue-4 performance figures on this machine (`npm run bench -- searches`):
+ *  - a database-only pass, read budget 200, on a 1M-person corpus: launch → complete;
+ *  - GET /searches/{id}/people?limit=100 with and without profiles, 20 concurrent clients;
+ *  - records.csv of a 100k-row search: rows/s and the API process's peak RSS.
+ * The 1M corpus lives in .data/bench (loaded once, reused by later runs).
+ */
+
+const ROOT = path.resolve(__dirname, '..');
+const CORPUS = Number(process.env.BENCH_CORPUS_SIZE ?? 1_000_000);
+const log = (msg: string) => process.stdout.write(`${msg}\n`);
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function load(url: string, headers: Record<string, string>, clients: number, seconds: number) {
+  const latencies: number[] = [];
+  let errors = 0;
+  const deadline = Date.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (Date.now() < deadline) {
+        const t = performance.now();
+        const res = await fetch(url, { headers });
+        await res.arrayBuffer();
+        latencies.push(performance.now() - t);
+        if (res.status !== 200) errors++;
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, requests: latencies.length };
+}
+
+/** Peak resident set (VmHWM) of a process, in MB. */
+function peakRssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
+
+/** A 100k-row search made directly from the people table (bulk fixture for the CSV export). */
+async function bulkSearch(db: Db, workspaceId: string, projectId: string, rows: number): Promise<string> {
+  const id = randomUUID();
+  await db('searches').insert({ id, workspace_id: workspaceId, project_id: projectId, status: 'complete', outcome: 'Poor yield', stop_reason: 'read_budget_reached', criteria: JSON.stringify({ family: 'software_engineering', target: 25, read_budget: rows, shortlist_threshold: 70 }), funding_bucket: 'workspace', profiles_read: rows, delivered: rows, closed_at: db.fn.now() });
+  await db.raw(
+    `with picked as (select id, first_name, last_name, title, company, location, network_url, open_profile, premium, profile, row_number() over (order by id) as seq from people order by id limit ?),
+     cands as (insert into candidates (id, project_id, person_id) select gen_random_uuid(), ?, id from picked returning id, person_id)
+     insert into search_people (search_id, candidate_id, person_id, seq, pass, page, status, score, score_breakdown, summary, profile, read_at)
+     select ?, c.id, p.id, p.seq, 1, (p.seq - 1) / 25, 'scored', (p.seq % 100)::int, '[]'::jsonb,
+            jsonb_build_object('first_name', p.first_name, 'last_name', p.last_name, 'title', p.title, 'company', p.company, 'location', p.location,
+                               'network_url', p.network_url, 'open_profile', p.open_profile, 'premium', p.premium, 'summary', p.profile->>'summary'),
+            p.profile, now()
+     from picked p join cands c on c.person_id = p.id`,
+    [rows, projectId, id],
+  );
+  return id;
+}
+
+async function main(): Promise<void> {
+  const settings = loadStackSettings();
+  const dataDir = path.join(ROOT, '.data', 'bench');
+  fs.mkdirSync(dataDir, { recursive: true });
+  const [pgPort, tPort, httpPort, metricsPort, apiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const infra = await startInfrastructure({
+    temporalCli: settings.temporalCli,
+    namespace: 'default',
+    postgres: { dataDir: path.join(dataDir, 'pg'), port: pgPort, database: 'bench', persistent: true, fast: true },
+    temporal: { port: tPort, uiPort: null, httpPort, metricsPort, dbFile: null },
+    quiet: true,
+    log,
+  });
+  const db = createDb(infra.databaseUrl, 4);
+  try {
+    const have = await corpusSize(db);
+    if (have < CORPUS) {
+      log(`loading ${CORPUS.toLocaleString('en')} people (once; kept in .data/bench)…`);
+      const bar = createProgressWriter(process.stdout);
+      const started = Date.now();
+      await loadCorpus(db, { size: CORPUS, seed: 42, onProgress: (p) => bar.update(progressLine('people', p.loaded, p.total, `${p.perSecond}/s`)) });
+      bar.done(progressLine('people', CORPUS, CORPUS, `${((Date.now() - started) / 1000).toFixed(0)} s`));
+    }
+    const env = {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(apiPort),
+      DATABASE_URL: infra.databaseUrl,
+      TEMPORAL_ADDRESS: infra.temporalAddress,
+      SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+      LOG_LEVEL: 'warn',
+    };
+    const api = infra.group.spawn('api', process.execPath, ['--import', 'tsx', path.join(ROOT, 'api/server.ts')], { env, cwd: ROOT, quiet: true });
+    infra.group.spawn('worker', process.execPath, ['--import', 'tsx', path.join(ROOT, 'activities/worker.ts')], { env, cwd: ROOT, quiet: true });
+    const base = `http://127.0.0.1:${apiPort}/v1`;
+    await waitFor('api and worker', async () => (await fetch(`${base}/health?worker=true`)).ok, 120_000, 500);
+
+    const workspace = await workspaceRepository(db).create({ name: 'Bench', plan: 'enterprise', credits: 1000, rate_limit_per_minute: 10_000_000, max_concurrent_searches: 10 });
+    const { raw } = await apiKeyRepository(db).issue({ workspaceId: workspace.id, name: 'bench', scopes: ['*'], fundingMode: 'workspace', environment: 'test', rateLimitPerMinute: 10_000_000, expiresAt: null });
+    const headers = { Authorization: `Bearer ${raw}`, 'Content-Type': 'application/json' };
+    const project = await projectRepository(db).create(workspace.id, 'Bench project');
+
+    log('\n== database-only pass, read budget 200, 1M corpus: launch → complete ==');
+    const metros = ['san-francisco-bay-area', 'new-york-city', 'london', 'berlin', 'bangalore', 'chicago'];
+    const passTimes: number[] = [];
+    let sampleSearch = '';
+    for (const metro of metros) {
+      const t = performance.now();
+      const launched = await fetch(`${base}/projects/${project.id}/searches`, {
+        method: 'POST',
+        headers: { ...headers, 'Idempotency-Key': `bench-${randomUUID()}` },
+        body: JSON.stringify({ criteria: { family: 'software_engineering', metro, skills: ['TypeScript', 'Kubernetes'], read_budget: 200, target: 200, shortlist_threshold: 100 } }),
+      }).then((r) => r.json() as Promise<{ data: { id: string } }>);
+      let status = '';
+      let record: { status: string; profiles_read: number } | undefined;
+      while (status !== 'complete' && status !== 'failed') {
+        await new Promise((r) => setTimeout(r, 20));
+        record = ((await (await fetch(`${base}/searches/${launched.data.id}`, { headers })).json()) as { data: { status: string; profiles_read: number } }).data;
+        status = record.status;
+      }
+      const ms = performance.now() - t;
+      passTimes.push(ms);
+      sampleSearch = launched.data.id;
+      log(`  ${metro.padEnd(24)} ${status} in ${(ms / 1000).toFixed(2)} s (profiles_read ${record!.profiles_read})`);
+    }
+    passTimes.sort((a, b) => a - b);
+    log(`  median ${(percentile(passTimes, 50) / 1000).toFixed(2)} s, max ${(passTimes[passTimes.length - 1] / 1000).toFixed(2)} s (target < 3 s)`);
+
+    for (const withProfile of [false, true]) {
+      log(`\n== GET /searches/{id}/people?limit=100&profile=${withProfile}, 20 clients, 15 s ==`);
+      await load(`${base}/searches/${sampleSearch}/people?limit=100&profile=${withProfile}`, headers, 20, 3); // warm-up
+      const r = await load(`${base}/searches/${sampleSearch}/people?limit=100&profile=${withProfile}`, headers, 20, 15);
+      log(`  ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.requests} requests, ${r.errors} errors (target ≥ ${withProfile ? 80 : 400} req/s, p99 < 100 ms)`);
+    }
+
+    log('\n== records.csv of a 100k-row search ==');
+    const bulk = await bulkSearch(db, workspace.id, project.id, 100_000);
+    const rssBefore = peakRssMb(api.pid!);
+    const t = performance.now();
+    const res = await fetch(`${base}/searches/${bulk}/records.csv`, { headers });
+    let bytes = 0;
+    let rows = -1;
+    const reader = res.body!.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.length;
+      for (const b of value) if (b === 10) rows++;
+    }
+    const seconds = (performance.now() - t) / 1000;
+    log(`  ${rows} rows, ${(bytes / 1e6).toFixed(0)} MB in ${seconds.toFixed(2)} s = ${(rows / seconds).toFixed(0)} rows/s (target ≥ 20,000)`);
+    log(`  API peak RSS ${peakRssMb(api.pid!).toFixed(0)} MB (before the export ${rssBefore.toFixed(0)} MB; target < 200 MB)`);
+  } finally {
+    await db.destroy();
+    await infra.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`bench failed: ${err?.stack ?? err}\n`);
+    process.exit(1);
+  },
+);

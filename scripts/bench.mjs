@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// `npm run bench -- <name>`: runs bench/<name>.bench.ts on its own private stack and prints figures.
+import fs from 'node:fs';
+import path from 'node:path';
+import { ensureDependencies, ensureTemporalCli, ROOT, runTypeScript } from './lib/bootstrap.mjs';
+
+const name = process.argv[2];
+const available = fs.readdirSync(path.join(ROOT, 'bench')).filter((f) => f.endsWith('.bench.ts')).map((f) => f.replace('.bench.ts', ''));
+if (!name || !available.includes(name)) {
+  process.stderr.write(`usage: npm run bench -- <${available.join('|')}>\n`);
+  process.exit(2);
+}
+try {
+  ensureDependencies();
+  const temporalCli = await ensureTemporalCli();
+  process.exit(await runTypeScript(`bench/${name}.bench.ts`, process.argv.slice(3), { TEMPORAL_CLI: temporalCli }));
+} catch (err) {
+  process.stderr.write(`[bootstrap] ${err.message}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,58 @@
+import { corpusSize, DEFAULT_CORPUS_SEED, DEFAULT_CORPUS_SIZE, loadCorpus } from '../corpus/loader';
+import { searchRepository } from '../db/search.repository';
+import { isUuid } from '../domain/ids';
+import { parseArgs, UsageError } from './args';
+import type { CliContext } from './main';
+import { createProgressWriter, progressLine } from './progress';
+
+
+function wholeNumber(value: string | true | undefined, option: string, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < min) throw new UsageError(`--${option} must be a whole number of at least ${min}`);
+  return Number(value);
+}
+
+export const opsCommands: Record<string, (argv: string[], ctx: CliContext) => Promise<void>> = {
+  async 'corpus load'(argv, ctx) {
+    const args = parseArgs(argv, { values: ['size', 'seed'], flags: ['json'] });
+    const size = wholeNumber(args.options.size, 'size', DEFAULT_CORPUS_SIZE, 1);
+    const seed = wholeNumber(args.options.seed, 'seed', DEFAULT_CORPUS_SEED, 0);
+    const bar = createProgressWriter();
+    const started = Date.now();
+    const { inserted } = await loadCorpus(ctx.db, {
+      size,
+      seed,
+      onProgress: (p) => bar.update(progressLine('loading people', p.loaded, p.total, `${p.perSecond}/s`)),
+    });
+    const seconds = (Date.now() - started) / 1000;
+    bar.done(progressLine('loading people', size, size, `${seconds.toFixed(1)} s`));
+    const total = await corpusSize(ctx.db);
+    ctx.out(args.options.json ? JSON.stringify({ size, seed, inserted, total, seconds }) : `Loaded ${inserted} new people (seed ${seed}); the people database holds ${total}.`);
+  },
+
+  async 'searches watch'(argv, ctx) {
+    const args = parseArgs(argv, { values: ['interval'], positionals: 1 });
+    const id = args.positionals[0];
+    if (!isUuid(id)) throw new UsageError(`search id must be a uuid, got ${id}`);
+    const intervalMs = wholeNumber(args.options.interval, 'interval', 500, 50);
+    const searches = searchRepository(ctx.db);
+    const bar = createProgressWriter(process.stdout);
+    for (;;) {
+      const search = await searches.find(id);
+      if (!search) throw new UsageError(`no search ${id}`);
+      const line = progressLine(
+        `search ${search.status.padEnd(8)}`,
+        search.profiles_read,
+        search.criteria.read_budget,
+        `read · ${search.delivered} scored · ${search.shortlisted}/${search.criteria.target} shortlisted · pass ${search.pass_count}`,
+      );
+      if (search.status === 'complete' || search.status === 'failed') {
+        bar.done(line);
+        ctx.out(`${search.status}: ${search.outcome ?? 'no outcome'} (${search.stop_reason ?? 'n/a'})${search.failure_reason ? ` — ${search.failure_reason}` : ''}`);
+        return;
+      }
+      bar.update(line);
+      await new Promise((r) => setTimeout(r, intervalMs));
+    }
+  },
+};

@@ -1,0 +1,64 @@
+import type { Db } from '../db/knex';
+import type { PersonProfile } from '../domain/profile';
+import { findMetro } from './reference';
+import { createPersonGenerator } from './generator';
+
+export const DEFAULT_CORPUS_SIZE = 100_000;
+export const DEFAULT_CORPUS_SEED = 42;
+const BATCH = 1000;
+
+export interface LoadProgress {
+  loaded: number;
+  total: number;
+  perSecond: number;
+}
+
+/** The people-table row of a profile: filter columns plus the whole profile. */
+export function personRow(p: PersonProfile) {
+  return {
+    id: p.id,
+    first_name: p.first_name,
+    last_name: p.last_name,
+    title: p.title,
+    seniority: p.seniority,
+    family: p.family,
+    company: p.company,
+    industry: p.industry,
+    metro: p.metro,
+    country: findMetro(p.metro)?.country ?? '',
+    location: p.location,
+    network_url: p.network_url,
+    open_profile: p.open_profile,
+    premium: p.premium,
+    years_experience: p.years_experience,
+    skills: p.skills,
+    skills_text: p.skills.join(' '),
+    profile: JSON.stringify(p),
+    updated_at: p.updated_at,
+  };
+}
+
+/**
+ * Loads people 0..size-1 of the seeded corpus. The same seed gives the same people, so loading
+ * again is a no-op for rows already there, and a larger size only adds the rest.
+ */
+export async function loadCorpus(db: Db, opts: { size: number; seed: number; onProgress?: (p: LoadProgress) => void }): Promise<{ inserted: number }> {
+  const generator = createPersonGenerator(opts.seed);
+  const started = Date.now();
+  let inserted = 0;
+  for (let from = 0; from < opts.size; from += BATCH) {
+    const rows = [];
+    for (let i = from; i < Math.min(opts.size, from + BATCH); i++) rows.push(personRow(generator.person(i)));
+    const result = await db('people').insert(rows).onConflict('id').ignore().returning('id');
+    inserted += result.length;
+    const loaded = Math.min(opts.size, from + BATCH);
+    opts.onProgress?.({ loaded, total: opts.size, perSecond: Math.round(loaded / Math.max(0.001, (Date.now() - started) / 1000)) });
+  }
+  await db.raw('analyze people');
+  return { inserted };
+}
+
+export async function corpusSize(db: Db): Promise<number> {
+  const [{ n }] = await db('people').count({ n: '*' });
+  return Number(n);
+}

@@ -1,0 +1,493 @@
+/**
+ * Search criteria (DESIGN.md §4): the zod schema, parsing into canonical `ResolvedCriteria`, the
+ * machine-readable description behind GET /reference/criteria, and canonical JSON for hashing
+ * idempotent launch bodies.
+ */
+import { z } from 'zod';
+import {
+  COUNTRIES,
+  METROS,
+  ROLE_FAMILIES,
+  SKILLS,
+  INDUSTRIES,
+  canonicalIndustry,
+  canonicalSkill,
+  findFamily,
+  findMetro,
+  type RoleFamily,
+} from '../corpus/reference';
+import { SENIORITIES, type Seniority } from './profile';
+
+/** Same shape as the API's `Problem` (api/validate.ts); kept here so the domain does not import the API layer. */
+export interface Problem {
+  field: string;
+  message: string;
+}
+
+export const CRITERIA_DEFAULTS = { target: 25, read_budget: 200, shortlist_threshold: 70 } as const;
+
+export const CRITERIA_BOUNDS = {
+  target: { min: 1, max: 200 },
+  read_budget: { min: 1, max: 1000 },
+  shortlist_threshold: { min: 0, max: 100 },
+  years: { min: 0, max: 60 },
+  titles: { maxItems: 20, minLength: 1, maxLength: 100 },
+  skills: { maxItems: 50 },
+  must_have_skills: { maxItems: 50 },
+  industries: { maxItems: 20 },
+  locations: { maxItems: 20 },
+  seniority: { maxItems: SENIORITIES.length },
+  exclude_companies: { maxItems: 100, minLength: 1, maxLength: 200 },
+  /** Length bound for the single reference-valued strings (family, metro, industry, skill, location). */
+  reference_value: { minLength: 1, maxLength: 200 },
+} as const;
+
+/** Fields of which at least one must be present (non-empty) for a search to have something to look for. */
+export const SEARCHABLE_FIELDS = ['family', 'titles', 'skills', 'must_have_skills', 'industries'] as const;
+
+export interface Criteria {
+  family?: string;
+  titles?: string[];
+  metro?: string;
+  locations?: string[];
+  industries?: string[];
+  years_experience?: { min?: number; max?: number };
+  skills?: string[];
+  must_have_skills?: string[];
+  seniority?: Seniority[];
+  exclude_companies?: string[];
+  target?: number;
+  read_budget?: number;
+  shortlist_threshold?: number;
+}
+
+export type ResolvedCriteria = Omit<Criteria, 'target' | 'read_budget' | 'shortlist_threshold'> & {
+  target: number;
+  read_budget: number;
+  shortlist_threshold: number;
+};
+
+const HINT_CRITERIA = 'see GET /reference/criteria';
+
+// ---- reference resolution (used by both validation and canonicalisation, so they cannot disagree) ----
+
+function resolveFamily(value: string): RoleFamily | undefined {
+  const v = value.trim().toLowerCase();
+  return findFamily(v) ?? ROLE_FAMILIES.find((f) => f.label.toLowerCase() === v);
+}
+
+function resolveMetroId(value: string): string | undefined {
+  return findMetro(value.trim())?.id;
+}
+
+function resolveCountry(value: string): string | undefined {
+  const v = value.trim().toLowerCase();
+  return COUNTRIES.find((c) => c.toLowerCase() === v);
+}
+
+/** A location is a metro (id, label, city or alias) or a country; metros win when both match. */
+function resolveLocation(value: string): string | undefined {
+  return resolveMetroId(value) ?? resolveCountry(value);
+}
+
+function resolveSeniority(value: string): Seniority | undefined {
+  const v = value.trim().toLowerCase();
+  return (SENIORITIES as readonly string[]).includes(v) ? (v as Seniority) : undefined;
+}
+
+const quote = (v: string) => JSON.stringify(v.length > 60 ? `${v.slice(0, 57)}...` : v);
+
+// ---- schema ----
+
+const { titles: TB, exclude_companies: EB, reference_value: RB, years: YB } = CRITERIA_BOUNDS;
+
+/** A trimmed string that must resolve through `resolve`; the message names the value and where to look. */
+const referenceString = (resolve: (v: string) => unknown, message: (v: string) => string) =>
+  z
+    .string()
+    .trim()
+    .min(RB.minLength)
+    .max(RB.maxLength)
+    .superRefine((v, ctx) => {
+      if (v.length >= RB.minLength && v.length <= RB.maxLength && resolve(v) === undefined) {
+        ctx.addIssue({ code: 'custom', message: message(v), input: v });
+      }
+    });
+
+const skillString = referenceString(
+  canonicalSkill,
+  (v) => `unknown skill ${quote(v)}; ${HINT_CRITERIA} (skills are listed by role family)`,
+);
+
+const yearsNumber = z.number().min(YB.min).max(YB.max);
+
+const yearsSchema = z
+  .strictObject({ min: yearsNumber.optional(), max: yearsNumber.optional() })
+  .superRefine((v, ctx) => {
+    if (typeof v.min === 'number' && typeof v.max === 'number' && v.min > v.max) {
+      ctx.addIssue({ code: 'custom', path: ['min'], message: `min (${v.min}) must not be greater than max (${v.max})` });
+    }
+  });
+
+const criteriaObject = z.strictObject({
+  family: referenceString(resolveFamily, (v) => `unknown role family ${quote(v)}; ${HINT_CRITERIA} (families)`).optional(),
+  titles: z.array(z.string().trim().min(TB.minLength).max(TB.maxLength)).max(TB.maxItems).optional(),
+  metro: referenceString(resolveMetroId, (v) => `unknown metro ${quote(v)}; ${HINT_CRITERIA} (metros)`).optional(),
+  locations: z
+    .array(referenceString(resolveLocation, (v) => `unknown location ${quote(v)}: not a metro or country; ${HINT_CRITERIA} (metros, countries)`))
+    .max(CRITERIA_BOUNDS.locations.maxItems)
+    .optional(),
+  industries: z
+    .array(
+      referenceString(
+        canonicalIndustry,
+        (v) => `unknown industry ${quote(v)}; see GET /reference/industries?q=${encodeURIComponent(v.split(/\s+/)[0] ?? v)}`,
+      ),
+    )
+    .max(CRITERIA_BOUNDS.industries.maxItems)
+    .optional(),
+  years_experience: yearsSchema.optional(),
+  skills: z.array(skillString).max(CRITERIA_BOUNDS.skills.maxItems).optional(),
+  must_have_skills: z.array(skillString).max(CRITERIA_BOUNDS.must_have_skills.maxItems).optional(),
+  seniority: z
+    .array(
+      z
+        .string()
+        .trim()
+        .superRefine((v, ctx) => {
+          if (resolveSeniority(v) === undefined) {
+            ctx.addIssue({ code: 'custom', message: `unknown seniority ${quote(v)}; one of ${SENIORITIES.join(', ')}`, input: v });
+          }
+        }),
+    )
+    .max(CRITERIA_BOUNDS.seniority.maxItems)
+    .optional(),
+  exclude_companies: z.array(z.string().trim().min(EB.minLength).max(EB.maxLength)).max(EB.maxItems).optional(),
+  target: z.int().min(CRITERIA_BOUNDS.target.min).max(CRITERIA_BOUNDS.target.max).optional(),
+  read_budget: z.int().min(CRITERIA_BOUNDS.read_budget.min).max(CRITERIA_BOUNDS.read_budget.max).optional(),
+  shortlist_threshold: z
+    .int()
+    .min(CRITERIA_BOUNDS.shortlist_threshold.min)
+    .max(CRITERIA_BOUNDS.shortlist_threshold.max)
+    .optional(),
+});
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function hasSomethingToSearch(v: Record<string, unknown>): boolean {
+  return SEARCHABLE_FIELDS.some((k) => {
+    const x = v[k];
+    return typeof x === 'string' ? x.trim() !== '' : Array.isArray(x) && x.length > 0;
+  });
+}
+
+/**
+ * Strict criteria schema. Its output is `ResolvedCriteria` (defaults applied, reference values
+ * canonical). The "something to search on" check runs even when other fields failed, so one
+ * answer lists every problem.
+ */
+export const criteriaSchema = criteriaObject
+  .superRefine(
+    (v, ctx) => {
+      if (isPlainObject(v) && !hasSomethingToSearch(v)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `nothing to search on: give at least one of ${SEARCHABLE_FIELDS.join(', ')}`,
+          input: v,
+        });
+      }
+    },
+    { when: () => true },
+  )
+  .transform((c): ResolvedCriteria => resolveCriteria(c));
+
+type ParsedCriteria = z.output<typeof criteriaObject>;
+
+/** Case-insensitive de-duplication that keeps the first spelling and the order. */
+function dedupe<T extends string>(values: readonly T[]): T[] {
+  const seen = new Set<string>();
+  const out: T[] = [];
+  for (const v of values) {
+    const key = v.toLowerCase();
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(v);
+    }
+  }
+  return out;
+}
+
+/** Maps each value through `resolve` (validation guarantees a hit), de-duplicates, drops empty lists. */
+function canonList<T extends string>(values: readonly string[] | undefined, resolve: (v: string) => T | undefined): T[] | undefined {
+  if (!values) return undefined;
+  const out = dedupe(values.map((v) => resolve(v)).filter((v): v is T => v !== undefined));
+  return out.length > 0 ? out : undefined;
+}
+
+function resolveCriteria(c: ParsedCriteria): ResolvedCriteria {
+  const out: ResolvedCriteria = {
+    target: c.target ?? CRITERIA_DEFAULTS.target,
+    read_budget: c.read_budget ?? CRITERIA_DEFAULTS.read_budget,
+    shortlist_threshold: c.shortlist_threshold ?? CRITERIA_DEFAULTS.shortlist_threshold,
+  };
+  // Assigned in a fixed order so equal criteria serialise identically.
+  const family = c.family !== undefined ? resolveFamily(c.family)?.id : undefined;
+  if (family) out.family = family;
+  const titles = canonList(c.titles, (v) => v.replace(/\s+/g, ' '));
+  if (titles) out.titles = titles;
+  const metro = c.metro !== undefined ? resolveMetroId(c.metro) : undefined;
+  if (metro) out.metro = metro;
+  const locations = canonList(c.locations, resolveLocation);
+  if (locations) out.locations = locations;
+  const industries = canonList(c.industries, canonicalIndustry);
+  if (industries) out.industries = industries;
+  if (c.years_experience && (c.years_experience.min !== undefined || c.years_experience.max !== undefined)) {
+    out.years_experience = {};
+    if (c.years_experience.min !== undefined) out.years_experience.min = c.years_experience.min;
+    if (c.years_experience.max !== undefined) out.years_experience.max = c.years_experience.max;
+  }
+  const skills = canonList(c.skills, canonicalSkill);
+  if (skills) out.skills = skills;
+  const mustHave = canonList(c.must_have_skills, canonicalSkill);
+  if (mustHave) out.must_have_skills = mustHave;
+  const seniority = canonList(c.seniority, resolveSeniority);
+  if (seniority) out.seniority = seniority;
+  const exclude = canonList(c.exclude_companies, (v) => v.replace(/\s+/g, ' '));
+  if (exclude) out.exclude_companies = exclude;
+  return out;
+}
+
+/** Turns zod issues into problems; unknown fields become one problem per field, named by its path. */
+function problemsFromIssues(issues: readonly z.core.$ZodIssue[]): Problem[] {
+  const problems: Problem[] = [];
+  for (const issue of issues) {
+    const base = issue.path.map(String);
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        problems.push({ field: [...base, key].join('.'), message: `unknown field; ${HINT_CRITERIA}` });
+      }
+      continue;
+    }
+    problems.push({ field: base.join('.') || '(criteria)', message: issue.message });
+  }
+  return problems;
+}
+
+export type ParseCriteriaResult = { ok: true; criteria: ResolvedCriteria } | { ok: false; problems: Problem[] };
+
+/** Validates criteria and reports every problem at once. */
+export function parseCriteria(input: unknown): ParseCriteriaResult {
+  const result = criteriaSchema.safeParse(input);
+  if (result.success) return { ok: true, criteria: result.data };
+  return { ok: false, problems: problemsFromIssues(result.error.issues) };
+}
+
+// ---- description for GET /reference/criteria ----
+
+export interface FieldDescription {
+  type: string;
+  required: boolean;
+  description: string;
+  items?: string;
+  min?: number;
+  max?: number;
+  max_items?: number;
+  min_length?: number;
+  max_length?: number;
+  default?: number;
+  allowed?: unknown;
+  properties?: Record<string, FieldDescription>;
+}
+
+export interface CriteriaDescription {
+  fields: Record<keyof Criteria, FieldDescription>;
+  rules: string[];
+  example: Criteria;
+}
+
+function pickExampleFamily(): RoleFamily | undefined {
+  return findFamily('software_engineering') ?? ROLE_FAMILIES[0];
+}
+
+/** An example that passes `parseCriteria` (tested), built from whatever reference data is loaded. */
+export function exampleCriteria(): Criteria {
+  const family = pickExampleFamily();
+  const metro = findMetro('san-francisco-bay-area') ?? METROS[0];
+  const example: Criteria = {};
+  if (family) {
+    example.family = family.id;
+    example.titles = family.titles.slice(0, 2);
+    const skills = family.skills.map((s) => canonicalSkill(s)).filter((s): s is string => s !== undefined);
+    if (skills.length > 0) {
+      example.skills = skills.slice(0, 3);
+      example.must_have_skills = skills.slice(0, 1);
+    }
+    const industries = family.industries.map((i) => canonicalIndustry(i)).filter((i): i is string => i !== undefined);
+    if (industries.length > 0) example.industries = industries.slice(0, 2);
+  }
+  if (metro) {
+    example.metro = metro.id;
+    const neighbor = metro.neighbors.find((n) => findMetro(n) !== undefined);
+    if (neighbor) example.locations = [neighbor];
+  }
+  example.years_experience = { min: 3, max: 10 };
+  example.seniority = ['mid', 'senior'];
+  example.exclude_companies = ['Example Corp'];
+  example.target = CRITERIA_DEFAULTS.target;
+  example.read_budget = CRITERIA_DEFAULTS.read_budget;
+  example.shortlist_threshold = CRITERIA_DEFAULTS.shortlist_threshold;
+  return example;
+}
+
+/** Machine-readable description of every criteria field (JSON-serialisable). */
+export function describeCriteria(): CriteriaDescription {
+  const B = CRITERIA_BOUNDS;
+  const skillsByFamily: Record<string, string[]> = {};
+  for (const f of ROLE_FAMILIES) skillsByFamily[f.id] = [...f.skills];
+  const familySkills = new Set(ROLE_FAMILIES.flatMap((f) => f.skills.map((s) => s.toLowerCase())));
+  const otherSkills = SKILLS.filter((s) => !familySkills.has(s.toLowerCase()));
+  const year = (name: 'min' | 'max'): FieldDescription => ({
+    type: 'number',
+    required: false,
+    description: name === 'min' ? 'Fewest years of experience wanted.' : 'Most years of experience wanted.',
+    min: B.years.min,
+    max: B.years.max,
+  });
+  const fields: Record<keyof Criteria, FieldDescription> = {
+    family: {
+      type: 'string',
+      required: false,
+      description: 'Role family id (case-insensitive; the family label is accepted too).',
+      allowed: ROLE_FAMILIES.map((f) => ({ id: f.id, label: f.label, titles: [...f.titles] })),
+    },
+    titles: {
+      type: 'array',
+      items: 'string',
+      required: false,
+      description: 'Job titles to match against the person’s current title (seniority words are ignored when matching).',
+      max_items: B.titles.maxItems,
+      min_length: B.titles.minLength,
+      max_length: B.titles.maxLength,
+    },
+    metro: {
+      type: 'string',
+      required: false,
+      description: 'Metro id; its label, city or an alias (e.g. "SF", "NYC") is accepted and resolved to the id.',
+      allowed: METROS.map((m) => ({ id: m.id, label: m.label })),
+    },
+    locations: {
+      type: 'array',
+      items: 'string',
+      required: false,
+      description: 'Further acceptable places: metro ids (or label/city/alias) or country names.',
+      max_items: B.locations.maxItems,
+      allowed: { metros: 'see fields.metro.allowed', countries: [...COUNTRIES] },
+    },
+    industries: {
+      type: 'array',
+      items: 'string',
+      required: false,
+      description: 'Reference industry names (case-insensitive).',
+      max_items: B.industries.maxItems,
+      allowed: { count: INDUSTRIES.length, lookup: 'GET /reference/industries?q=' },
+    },
+    years_experience: {
+      type: 'object',
+      required: false,
+      description: 'Range of total years of experience; min must not exceed max.',
+      properties: { min: year('min'), max: year('max') },
+    },
+    skills: {
+      type: 'array',
+      items: 'string',
+      required: false,
+      description: 'Reference skill names (case-insensitive); each one the person has raises the score.',
+      max_items: B.skills.maxItems,
+      allowed: { count: SKILLS.length, by_family: skillsByFamily, other: otherSkills },
+    },
+    must_have_skills: {
+      type: 'array',
+      items: 'string',
+      required: false,
+      description: 'Reference skill names a person must have; a person missing one scores at most 40.',
+      max_items: B.must_have_skills.maxItems,
+      allowed: 'same values as skills',
+    },
+    seniority: {
+      type: 'array',
+      items: 'string',
+      required: false,
+      description: 'Seniority levels to match.',
+      max_items: B.seniority.maxItems,
+      allowed: [...SENIORITIES],
+    },
+    exclude_companies: {
+      type: 'array',
+      items: 'string',
+      required: false,
+      description: 'People currently at these companies (case-insensitive) score 0.',
+      max_items: B.exclude_companies.maxItems,
+      min_length: B.exclude_companies.minLength,
+      max_length: B.exclude_companies.maxLength,
+    },
+    target: {
+      type: 'integer',
+      required: false,
+      description: 'How many people to shortlist before stopping.',
+      min: B.target.min,
+      max: B.target.max,
+      default: CRITERIA_DEFAULTS.target,
+    },
+    read_budget: {
+      type: 'integer',
+      required: false,
+      description: 'Most profiles a search pass reads.',
+      min: B.read_budget.min,
+      max: B.read_budget.max,
+      default: CRITERIA_DEFAULTS.read_budget,
+    },
+    shortlist_threshold: {
+      type: 'integer',
+      required: false,
+      description: 'Score (0–100) at which a person is auto-shortlisted.',
+      min: B.shortlist_threshold.min,
+      max: B.shortlist_threshold.max,
+      default: CRITERIA_DEFAULTS.shortlist_threshold,
+    },
+  };
+  return {
+    fields,
+    rules: [
+      `At least one of ${SEARCHABLE_FIELDS.join(', ')} must be given.`,
+      'Unknown fields and unknown reference values are rejected (invalid_criteria lists every problem).',
+      'years_experience.min must not be greater than years_experience.max.',
+      'Strings are trimmed; lists are de-duplicated case-insensitively; reference values are returned in their canonical spelling.',
+    ],
+    example: exampleCriteria(),
+  };
+}
+
+// ---- canonical JSON ----
+
+function canonicalize(value: unknown): unknown {
+  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    return canonicalize((value as { toJSON: () => unknown }).toJSON());
+  }
+  if (Array.isArray(value)) return value.map((v) => canonicalize(v));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[key];
+      // Mirror JSON.stringify: these vanish from objects.
+      if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+      out[key] = canonicalize(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** JSON with object keys sorted recursively (arrays keep their order), so key order never changes a hash. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(canonicalize(value)) ?? 'null';
+}

@@ -1,0 +1,594 @@
+/**
+ * Built-in job-description extractor: deterministic pattern matching over the reference data
+ * (no language model). It only proposes criteria; `parseCriteria` still validates them.
+ */
+import {
+  INDUSTRIES,
+  METROS,
+  ROLE_FAMILIES,
+  SENIORITY_TITLE_WORDS,
+  SKILLS,
+  canonicalIndustry,
+  canonicalSkill,
+} from '../corpus/reference';
+import type { Criteria } from './criteria';
+import type { Seniority } from './profile';
+
+export interface Extraction {
+  criteria: Criteria;
+  /** Per found field (criteria field names), 0–1. Fields not found are absent here too. */
+  confidence: Record<string, number>;
+}
+
+export const MAX_EXTRACTED_TITLES = 5;
+const MAX_EXTRACTED_SKILLS = 30;
+const MAX_EXTRACTED_INDUSTRIES = 10;
+
+// ---- matching helpers ----
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Word-boundary pattern that also works for names like "C++", "C#", "Node.js" (`\b` fails next to
+ * symbols). Inner spaces and hyphens match any run of spaces or hyphens.
+ */
+function phrasePattern(phrase: string): string {
+  const body = phrase
+    .trim()
+    .split(/[\s-]+/)
+    .map(escapeRe)
+    .join('[\\s-]+');
+  return `(?<![A-Za-z0-9])${body}(?![A-Za-z0-9+#]|\\.[A-Za-z0-9])`;
+}
+
+interface Hit {
+  index: number;
+  end: number;
+  text: string;
+}
+
+// Reference data is fixed per process, so each phrase's pattern is compiled once.
+const patternCache = new Map<string, RegExp>();
+
+function findAll(text: string, phrase: string, caseSensitive: boolean): Hit[] {
+  const key = `${caseSensitive ? 'c' : 'i'}:${phrase}`;
+  let re = patternCache.get(key);
+  if (!re) patternCache.set(key, (re = new RegExp(phrasePattern(phrase), caseSensitive ? 'g' : 'gi')));
+  re.lastIndex = 0;
+  const hits: Hit[] = [];
+  for (const m of text.matchAll(re)) hits.push({ index: m.index, end: m.index + m[0].length, text: m[0] });
+  return hits;
+}
+
+/** Spans already claimed by a longer phrase, so "Financial Services" does not also count as "Services". */
+class Claims {
+  private spans: [number, number][] = [];
+  overlaps(h: Hit): boolean {
+    return this.spans.some(([a, b]) => h.index < b && a < h.end);
+  }
+  claim(h: Hit): void {
+    this.spans.push([h.index, h.end]);
+  }
+}
+
+const byLengthDesc = (a: string, b: string) => b.length - a.length || a.localeCompare(b);
+
+// ---- seniority words ----
+
+/**
+ * Levels whose title words qualify a base title ("Senior", "Staff", "II"). Manager-and-up words
+ * ("Director of", "VP") build different titles, so they are not looked for around base titles.
+ */
+const MODIFIER_LEVELS: readonly Seniority[] = ['intern', 'junior', 'mid', 'senior', 'lead'];
+
+function seniorityWordTable(): { word: string; level: Seniority }[] {
+  const out: { word: string; level: Seniority }[] = [];
+  for (const level of MODIFIER_LEVELS) {
+    for (const word of SENIORITY_TITLE_WORDS[level] ?? []) if (word.trim() !== '') out.push({ word: word.trim(), level });
+  }
+  return out.sort((a, b) => byLengthDesc(a.word, b.word));
+}
+
+/** Words that follow a base title ("Software Engineer II", "Data Analyst Intern"). */
+const SUFFIX_WORDS: { word: string; level: Seniority }[] = [
+  { word: 'III', level: 'senior' },
+  { word: 'II', level: 'mid' },
+  { word: 'Intern', level: 'intern' },
+];
+
+/** Phrases that state a level without a title ("entry-level", "senior-level"). */
+const LEVEL_PHRASES: { re: RegExp; level: Seniority }[] = [
+  { re: /\b(?:internship|intern position)\b/i, level: 'intern' },
+  { re: /\b(?:entry[\s-]level|new grad(?:uate)?s?|graduate (?:role|position|programme|program))\b/i, level: 'junior' },
+  { re: /\bmid[\s-](?:level|senior)\b/i, level: 'mid' },
+  { re: /\bsenior[\s-]level\b/i, level: 'senior' },
+];
+
+// ---- titles and family ----
+
+interface TitleHit {
+  index: number;
+  end: number;
+  title: string;
+  familyId: string;
+  level?: Seniority;
+}
+
+function findTitles(text: string): TitleHit[] {
+  const words = seniorityWordTable();
+  const all: { title: string; familyId: string }[] = [];
+  for (const f of ROLE_FAMILIES) for (const t of f.titles) all.push({ title: t, familyId: f.id });
+  all.sort((a, b) => byLengthDesc(a.title, b.title));
+  const claims = new Claims();
+  const hits: TitleHit[] = [];
+  for (const { title, familyId } of all) {
+    for (const h of findAll(text, title, false)) {
+      if (claims.overlaps(h)) continue;
+      claims.claim(h);
+      let level: Seniority | undefined;
+      let written = title;
+      // A seniority word right before the title ("Senior Backend Engineer", "Sr. Data Scientist").
+      const before = text.slice(Math.max(0, h.index - 30), h.index);
+      // Capitalised only: "to lead Backend Engineer hiring" is a verb, not a level.
+      const prefix = words.find((w) => {
+        const m = new RegExp(`(?<![A-Za-z0-9])(${escapeRe(w.word)})[\\s-]+$`, 'i').exec(before);
+        return m !== null && /^[A-Z]/.test(m[1]!);
+      });
+      if (prefix) {
+        level = prefix.level;
+        written = `${prefix.word} ${title}`;
+      } else {
+        const after = text.slice(h.end, h.end + 12);
+        const suffix = SUFFIX_WORDS.find((w) => new RegExp(`^\\s+${escapeRe(w.word)}(?![A-Za-z0-9])`).test(after));
+        if (suffix) {
+          level = suffix.level;
+          written = `${title} ${suffix.word}`;
+        }
+      }
+      hits.push({ index: h.index, end: h.end, title: written, familyId, level });
+    }
+  }
+  return hits.sort((a, b) => a.index - b.index);
+}
+
+// ---- metros ----
+
+/** Every name a metro goes by, longest first so "New York City" wins over "New York". */
+function metroNames(): { name: string; metroId: string; kind: 'id' | 'label' | 'city' | 'alias' }[] {
+  const out: { name: string; metroId: string; kind: 'id' | 'label' | 'city' | 'alias' }[] = [];
+  for (const m of METROS) {
+    out.push({ name: m.label, metroId: m.id, kind: 'label' });
+    if (m.city && m.city !== m.label) out.push({ name: m.city, metroId: m.id, kind: 'city' });
+    for (const a of m.aliases) out.push({ name: a, metroId: m.id, kind: 'alias' });
+    if (m.id.includes('-')) out.push({ name: m.id, metroId: m.id, kind: 'id' });
+  }
+  return out.sort((a, b) => byLengthDesc(a.name, b.name));
+}
+
+const METRO_CONFIDENCE = { id: 0.95, label: 0.95, city: 0.9, alias: 0.9 } as const;
+
+function findMetroMention(text: string): { metroId: string; confidence: number } | undefined {
+  const claims = new Claims();
+  let first: { index: number; metroId: string; confidence: number } | undefined;
+  for (const n of metroNames()) {
+    // Short aliases ("SF", "LA") only in capitals; other names case-insensitively but capitalised.
+    const caseSensitive = n.kind === 'alias' ? n.name.length <= 4 || n.name === n.name.toUpperCase() : false;
+    for (const h of findAll(text, n.name, caseSensitive)) {
+      if (claims.overlaps(h)) continue;
+      if (n.kind !== 'id' && !/^[A-Z0-9]/.test(h.text)) continue;
+      claims.claim(h);
+      if (!first || h.index < first.index) first = { index: h.index, metroId: n.metroId, confidence: METRO_CONFIDENCE[n.kind] };
+    }
+  }
+  if (!first) return undefined;
+  // A remote role names a place less firmly.
+  const confidence = /\bremote\b/i.test(text) ? Math.min(first.confidence, 0.75) : first.confidence;
+  return { metroId: first.metroId, confidence };
+}
+
+// ---- industries ----
+
+/**
+ * Words a job description uses for an industry. Targets are resolved through `canonicalIndustry`
+ * (a unit test checks each one), so a renamed reference industry shows up in tests, not at run time.
+ */
+export const INDUSTRY_SYNONYMS: Record<string, string> = {
+  fintech: 'Financial Services',
+  'financial technology': 'Financial Services',
+  payments: 'Financial Services',
+  'payments company': 'Financial Services',
+  crypto: 'Financial Services',
+  'investment bank': 'Investment Banking',
+  'private equity': 'Venture Capital & Private Equity',
+  'venture capital': 'Venture Capital & Private Equity',
+  'asset management': 'Investment Management',
+  'hedge fund': 'Investment Management',
+  insurtech: 'Insurance',
+  healthtech: 'Hospital & Health Care',
+  'health tech': 'Hospital & Health Care',
+  'health care': 'Hospital & Health Care',
+  healthcare: 'Hospital & Health Care',
+  hospital: 'Hospital & Health Care',
+  hospitals: 'Hospital & Health Care',
+  'health system': 'Hospital & Health Care',
+  medtech: 'Medical Devices',
+  'medical device': 'Medical Devices',
+  biotech: 'Biotechnology',
+  pharma: 'Pharmaceuticals',
+  pharmaceutical: 'Pharmaceuticals',
+  edtech: 'E-Learning',
+  'e-commerce': 'E-Commerce',
+  ecommerce: 'E-Commerce',
+  'online retail': 'E-Commerce',
+  saas: 'Software Development',
+  'b2b saas': 'Software Development',
+  'software company': 'Software Development',
+  adtech: 'Marketing & Advertising',
+  'advertising agency': 'Marketing & Advertising',
+  'marketing agency': 'Marketing & Advertising',
+  proptech: 'Real Estate',
+  cleantech: 'Renewables & Environment',
+  climate: 'Renewables & Environment',
+  'renewable energy': 'Renewables & Environment',
+  'clean energy': 'Renewables & Environment',
+  gaming: 'Computer Games',
+  'video games': 'Computer Games',
+  'game studio': 'Computer Games',
+  logistics: 'Logistics & Supply Chain',
+  'supply chain company': 'Logistics & Supply Chain',
+  telecom: 'Telecommunications',
+  telco: 'Telecommunications',
+  cybersecurity: 'Computer & Network Security',
+  'cyber security': 'Computer & Network Security',
+  'security company': 'Computer & Network Security',
+  'consulting firm': 'Management Consulting',
+  'law firm': 'Law Practice',
+  'staffing agency': 'Staffing & Recruiting',
+  'recruitment agency': 'Staffing & Recruiting',
+  'non-profit': 'Non-Profit Organization Management',
+  nonprofit: 'Non-Profit Organization Management',
+  'public sector': 'Government Administration',
+  aerospace: 'Aviation & Aerospace',
+  airline: 'Airlines & Aviation',
+  semiconductor: 'Semiconductors',
+  'chip company': 'Semiconductors',
+  automaker: 'Automotive',
+  'car maker': 'Automotive',
+  'consumer packaged goods': 'Consumer Goods',
+  cpg: 'Consumer Goods',
+  'real estate': 'Real Estate',
+  university: 'Higher Education',
+};
+
+/**
+ * Reference names that are also everyday words or activities ("Research", "Design",
+ * "Software Development", "Human Resources"): they count only next to an industry word
+ * ("the Retail industry", "Banking clients", "industry: Insurance").
+ */
+const INDUSTRY_CONTEXT_AFTER = /^\s+(?:industry|industries|sector|company|companies|firm|firms|startup|startups|space|market|clients|customers|organi[sz]ations?|business|brands?|vertical)\b/i;
+const INDUSTRY_CONTEXT_BEFORE = /(?:industry|sector|vertical)\s*[:-]?\s*$/i;
+const ACTIVITY_INDUSTRIES = new Set(
+  [
+    'Software Development', 'Human Resources', 'Civil Engineering', 'Graphic Design', 'Program Development',
+    'Public Policy', 'Market Research', 'Executive Office', 'Government Relations', 'Writing & Editing',
+    'Translation & Localization', 'Professional Training & Coaching', 'Mechanical & Industrial Engineering',
+    'Public Relations & Communications', 'Information Services', 'Industrial Automation', 'Fund-Raising',
+    'Media Production', 'Legal Services', 'Events Services', 'Facilities Services', 'Environmental Services',
+    'Consumer Services', 'Law Enforcement', 'Public Safety', 'Computer Networking', 'Investment Management',
+  ].map((n) => n.toLowerCase()),
+);
+
+function findIndustries(text: string, taken: Claims): { industries: string[]; confidence: number } | undefined {
+  const found: { index: number; name: string; exact: boolean }[] = [];
+  const candidates: { phrase: string; target: string; exact: boolean }[] = [];
+  for (const name of INDUSTRIES) candidates.push({ phrase: name, target: name, exact: true });
+  for (const [phrase, target] of Object.entries(INDUSTRY_SYNONYMS)) {
+    const canonical = canonicalIndustry(target);
+    if (canonical) candidates.push({ phrase, target: canonical, exact: false });
+  }
+  candidates.sort((a, b) => byLengthDesc(a.phrase, b.phrase));
+  const claims = new Claims();
+  for (const c of candidates) {
+    for (const h of findAll(text, c.phrase, false)) {
+      // Inside a title or a skill ("Research Scientist", "Market Research" as a skill) it is not an industry.
+      if (claims.overlaps(h) || taken.overlaps(h)) continue;
+      if (c.exact) {
+        // Reference names count only capitalised, as names.
+        if (!/^[A-Z0-9]/.test(h.text)) continue;
+        const needsContext = !/\s/.test(c.phrase) || ACTIVITY_INDUSTRIES.has(c.phrase.toLowerCase());
+        const context =
+          INDUSTRY_CONTEXT_AFTER.test(text.slice(h.end, h.end + 30)) ||
+          INDUSTRY_CONTEXT_BEFORE.test(text.slice(Math.max(0, h.index - 20), h.index));
+        if (needsContext && !context) continue;
+      }
+      claims.claim(h);
+      found.push({ index: h.index, name: c.target, exact: c.exact });
+    }
+  }
+  if (found.length === 0) return undefined;
+  found.sort((a, b) => a.index - b.index);
+  const industries: string[] = [];
+  for (const f of found) if (!industries.includes(f.name)) industries.push(f.name);
+  const confidence = found.every((f) => f.exact) ? 0.85 : 0.75;
+  return { industries: industries.slice(0, MAX_EXTRACTED_INDUSTRIES), confidence };
+}
+
+// ---- skills ----
+
+/**
+ * Skills whose names are also ordinary words or single letters ("Go", "R", "Closing", "Lever"):
+ * they count only written exactly and read as a listed item (comma, slash, "and", "or",
+ * parentheses, "in Go"), never as the first word of a sentence.
+ */
+const CONTEXT_SKILLS = new Set(['go', 'r', 'c', 'closing', 'cadence', 'outreach', 'lever', 'gong', 'distribution', 'licensing']);
+/** Names that are product names but also lowercase words ("react", "sketch", "safe"): exact case only. */
+const EXACT_CASE_SKILLS = new Set([
+  'react', 'angular', 'amplitude', 'sketch', 'snowflake', 'selenium', 'cucumber', 'puppet', 'postman', 'cypress',
+  'playwright', 'helm', 'hive', 'greenhouse', 'waterfall', 'workday', 'asana', 'looker', 'intercom', 'excel', 'creo',
+  'xero', 'prometheus', 'bash', 'swift', 'rust', 'java', 'scala', 'safe', 'kanban', 'scrum', 'agile', 'git', 'linux',
+  'cerner', 'hyperion', 'splunk', 'jenkins', 'terraform', 'docker',
+]);
+/** Other spellings → reference skill (checked by a unit test). `exact` ones are matched case-sensitively. */
+export const SKILL_SYNONYMS: { phrase: string; skill: string; exact?: boolean }[] = [
+  { phrase: 'Golang', skill: 'Go' },
+  { phrase: 'Go (Golang)', skill: 'Go' },
+  { phrase: 'Go lang', skill: 'Go' },
+  { phrase: 'R programming', skill: 'R' },
+  { phrase: 'R language', skill: 'R' },
+  { phrase: 'RStudio', skill: 'R' },
+  { phrase: 'K8s', skill: 'Kubernetes' },
+  { phrase: 'Postgres', skill: 'PostgreSQL' },
+  { phrase: 'NodeJS', skill: 'Node.js' },
+  { phrase: 'Node JS', skill: 'Node.js' },
+  { phrase: 'Node', skill: 'Node.js', exact: true },
+  { phrase: 'ReactJS', skill: 'React' },
+  { phrase: 'React.js', skill: 'React' },
+  { phrase: 'VueJS', skill: 'Vue.js' },
+  { phrase: 'Vue', skill: 'Vue.js', exact: true },
+  { phrase: 'GCP', skill: 'Google Cloud', exact: true },
+  { phrase: 'Google Cloud Platform', skill: 'Google Cloud' },
+  { phrase: 'Amazon Web Services', skill: 'AWS' },
+  { phrase: 'Microsoft Excel', skill: 'Excel' },
+  { phrase: 'MS Excel', skill: 'Excel' },
+  { phrase: 'SFDC', skill: 'Salesforce', exact: true },
+  { phrase: 'ML', skill: 'Machine Learning', exact: true },
+  { phrase: 'NLP', skill: 'Natural Language Processing', exact: true },
+  { phrase: 'LLMs', skill: 'Large Language Models', exact: true },
+  { phrase: 'LLM', skill: 'Large Language Models', exact: true },
+  { phrase: 'Spark', skill: 'Apache Spark', exact: true },
+  { phrase: 'PySpark', skill: 'Apache Spark' },
+  { phrase: 'Kafka', skill: 'Apache Kafka' },
+  { phrase: 'Airflow', skill: 'Apache Airflow', exact: true },
+  { phrase: 'Flink', skill: 'Apache Flink' },
+  { phrase: 'sklearn', skill: 'scikit-learn' },
+  { phrase: 'CI CD', skill: 'CI/CD' },
+  { phrase: 'IaC', skill: 'Infrastructure as Code', exact: true },
+  { phrase: 'dotnet', skill: '.NET' },
+  { phrase: 'EHR', skill: 'Electronic Medical Records', exact: true },
+  { phrase: 'EMR', skill: 'Electronic Medical Records', exact: true },
+  { phrase: 'Electronic Health Records', skill: 'Electronic Medical Records' },
+  { phrase: 'Epic', skill: 'Epic Systems', exact: true },
+  { phrase: 'BLS', skill: 'Basic Life Support', exact: true },
+  { phrase: 'ACLS', skill: 'Advanced Cardiac Life Support', exact: true },
+  { phrase: 'SOX', skill: 'Sarbanes-Oxley', exact: true },
+  { phrase: 'US GAAP', skill: 'GAAP', exact: true },
+  { phrase: 'M&A', skill: 'Mergers & Acquisitions', exact: true },
+  { phrase: 'pen testing', skill: 'Penetration Testing' },
+  { phrase: 'pentesting', skill: 'Penetration Testing' },
+  { phrase: 'A/B tests', skill: 'A/B Testing' },
+  { phrase: 'A/B test', skill: 'A/B Testing' },
+];
+
+/** A separator or a preposition right before the name ("Python, Go", "written in Go"). */
+const LIST_BEFORE = /(?:[,/(&;•·]|\band|\bor|\bin|\bwith|\busing)\s*$/i;
+/** A separator right after ("Go, Rust", "Go/Python", "(Go)"). */
+const STRONG_AFTER = /^\s*[,/)&;|]/;
+/** Weaker evidence after: "Go and Rust", end of sentence or line. */
+const WEAK_AFTER = /^(?:\s*(?:and|or)\b|\.(?:\s|$)|\s*$|[ \t]*\r?\n)/i;
+const SENTENCE_START = /(?:^|[.!?:]\s+|\n\s*(?:[-*•]\s*)?)$/;
+
+/** Whether an ambiguous name (e.g. "Go") at `h` reads as the skill rather than an ordinary word. */
+function ambiguousInContext(text: string, h: Hit): boolean {
+  const after = text.slice(h.end, h.end + 12);
+  // "C-suite", "R&D", "Go-to-market", "C's": not the language.
+  if (/^[-&'’]\S/.test(after)) return false;
+  if (STRONG_AFTER.test(after)) return true;
+  const before = text.slice(Math.max(0, h.index - 12), h.index);
+  // A capitalised word opening a sentence or a line is no evidence of the name.
+  if (SENTENCE_START.test(before)) return false;
+  return LIST_BEFORE.test(before) || WEAK_AFTER.test(after);
+}
+
+type SkillMode = 'any-case' | 'exact' | 'context';
+
+function skillPhrases(): { phrase: string; skill: string; mode: SkillMode }[] {
+  const out: { phrase: string; skill: string; mode: SkillMode }[] = [];
+  for (const skill of SKILLS) {
+    const key = skill.toLowerCase();
+    const acronym = skill.length <= 5 && skill === skill.toUpperCase() && /[A-Z]/.test(skill);
+    const mode: SkillMode = CONTEXT_SKILLS.has(key) ? 'context' : EXACT_CASE_SKILLS.has(key) || acronym ? 'exact' : 'any-case';
+    out.push({ phrase: skill, skill, mode });
+  }
+  for (const s of SKILL_SYNONYMS) {
+    const skill = canonicalSkill(s.skill);
+    if (skill) out.push({ phrase: s.phrase, skill, mode: s.exact ? 'exact' : 'any-case' });
+  }
+  // Longest first, so "Go (Golang)" and "Apache Spark" claim their words before "Go" and "Spark".
+  return out.sort((a, b) => byLengthDesc(a.phrase, b.phrase));
+}
+
+function findSkills(text: string, taken: Claims): { skills: string[]; confidence: number; spans: Hit[] } | undefined {
+  const claims = new Claims();
+  const found: { index: number; skill: string; mode: SkillMode }[] = [];
+  const spans: Hit[] = [];
+  for (const p of skillPhrases()) {
+    for (const h of findAll(text, p.phrase, p.mode !== 'any-case')) {
+      if (claims.overlaps(h) || taken.overlaps(h)) continue;
+      if (p.mode === 'context' && !ambiguousInContext(text, h)) continue;
+      claims.claim(h);
+      spans.push(h);
+      found.push({ index: h.index, skill: p.skill, mode: p.mode });
+    }
+  }
+  if (found.length === 0) return undefined;
+  found.sort((a, b) => a.index - b.index);
+  const skills: string[] = [];
+  for (const f of found) if (!skills.includes(f.skill)) skills.push(f.skill);
+  const confidence = found.some((f) => f.mode !== 'context') ? 0.9 : 0.7;
+  return { skills: skills.slice(0, MAX_EXTRACTED_SKILLS), confidence, spans };
+}
+
+// ---- years ----
+
+const NUMBER_WORDS: Record<string, number> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+};
+// "5", "five", "five (5)"
+const NUM = `(?<![A-Za-z0-9.])(\\d{1,2}|${Object.keys(NUMBER_WORDS).join('|')})(?![A-Za-z0-9])(?:\\s*\\(\\d{1,2}\\))?`;
+const YEARS_WORD = `(?:years?|yrs?)`;
+
+const toNumber = (s: string): number => NUMBER_WORDS[s.toLowerCase()] ?? Number.parseInt(s, 10);
+
+function findYears(text: string): { min: number; max?: number; confidence: number } | undefined {
+  const patterns: { re: RegExp; range: boolean; confidence: number; needsExperience: boolean }[] = [
+    { re: new RegExp(`${NUM}\\s*(?:-|–|—|to)\\s*${NUM}\\+?\\s*${YEARS_WORD}`, 'gi'), range: true, confidence: 0.9, needsExperience: false },
+    { re: new RegExp(`(?:at least|minimum(?: of)?|min\\.?|no less than)\\s+${NUM}\\+?\\s*${YEARS_WORD}`, 'gi'), range: false, confidence: 0.9, needsExperience: false },
+    { re: new RegExp(`${NUM}\\s*(?:\\+|plus|or more)\\s*${YEARS_WORD}`, 'gi'), range: false, confidence: 0.9, needsExperience: false },
+    { re: new RegExp(`${NUM}\\s*\\+?\\s*${YEARS_WORD}`, 'gi'), range: false, confidence: 0.75, needsExperience: true },
+  ];
+  let best: { index: number; min: number; max?: number; confidence: number } | undefined;
+  for (const p of patterns) {
+    for (const m of text.matchAll(p.re)) {
+      if (p.needsExperience) {
+        // "founded 10 years ago" is not a requirement; "4 years of experience" is.
+        const around = text.slice(m.index + m[0].length, m.index + m[0].length + 60);
+        if (!/^\s*(?:of\s+)?(?:[\w\s/,+#.-]{0,40}?)\bexperience\b/i.test(around)) continue;
+      }
+      // "up to 3 years" caps experience; it is no minimum.
+      if (/(?:up to|at most|no more than|maximum(?: of)?|max\.?|under|less than)\s*$/i.test(text.slice(Math.max(0, m.index - 16), m.index))) continue;
+      const min = toNumber(m[1]!);
+      const max = p.range ? toNumber(m[2]!) : undefined;
+      if (!Number.isFinite(min) || min > 60 || (max !== undefined && (max > 60 || max < min))) continue;
+      const spelled = !/^\d/.test(m[1]!);
+      const confidence = spelled ? Math.min(p.confidence, 0.85) : p.confidence;
+      // The first requirement stated is usually the main one.
+      if (!best || m.index < best.index) best = { index: m.index, min, max, confidence };
+    }
+  }
+  return best ? { min: best.min, max: best.max, confidence: best.confidence } : undefined;
+}
+
+// ---- family ----
+
+function pickFamily(
+  text: string,
+  titles: TitleHit[],
+  skills: string[],
+): { family: string; confidence: number } | undefined {
+  const votes = new Map<string, { titles: number; label: number; skills: number }>();
+  const vote = (id: string) => {
+    let v = votes.get(id);
+    if (!v) votes.set(id, (v = { titles: 0, label: 0, skills: 0 }));
+    return v;
+  };
+  for (const t of titles) vote(t.familyId).titles += 1;
+  for (const f of ROLE_FAMILIES) if (findAll(text, f.label, false).length > 0) vote(f.id).label += 1;
+  const wanted = new Set(skills.map((s) => s.toLowerCase()));
+  for (const f of ROLE_FAMILIES) {
+    const n = f.skills.filter((s) => wanted.has(s.toLowerCase())).length;
+    if (n > 0) vote(f.id).skills += n;
+  }
+  const order = new Map(ROLE_FAMILIES.map((f, i) => [f.id, i]));
+  const firstTitle = new Map<string, number>();
+  for (const t of titles) if (!firstTitle.has(t.familyId)) firstTitle.set(t.familyId, t.index);
+  const ranked = [...votes.entries()]
+    .map(([id, v]) => ({ id, v, points: 3 * v.titles + 2 * v.label + v.skills }))
+    .sort(
+      (a, b) =>
+        b.points - a.points ||
+        (firstTitle.get(a.id) ?? Infinity) - (firstTitle.get(b.id) ?? Infinity) ||
+        (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0),
+    );
+  const top = ranked[0];
+  if (!top) return undefined;
+  const runnerUp = ranked[1]?.points ?? 0;
+  let confidence: number;
+  if (top.v.titles > 0) confidence = 0.9;
+  else if (top.v.label > 0) confidence = 0.8;
+  else if (top.v.skills >= 3) confidence = 0.6;
+  else return undefined; // one or two shared skills say too little about the role
+  if (runnerUp >= top.points) confidence -= 0.2;
+  else if (runnerUp * 2 > top.points) confidence -= 0.1;
+  return { family: top.id, confidence: Math.round(confidence * 100) / 100 };
+}
+
+// ---- seniority ----
+
+function pickSeniority(text: string, titles: TitleHit[]): { level: Seniority; confidence: number } | undefined {
+  const fromTitles = new Set(titles.map((t) => t.level).filter((l): l is Seniority => l !== undefined));
+  const fromPhrases = new Set(LEVEL_PHRASES.filter((p) => p.re.test(text)).map((p) => p.level));
+  if (fromTitles.size === 1) {
+    const [level] = [...fromTitles] as [Seniority];
+    const agrees = fromPhrases.size === 0 || (fromPhrases.size === 1 && fromPhrases.has(level));
+    return agrees ? { level, confidence: 0.85 } : undefined;
+  }
+  if (fromTitles.size === 0 && fromPhrases.size === 1) {
+    const [level] = [...fromPhrases] as [Seniority];
+    return { level, confidence: 0.7 };
+  }
+  return undefined; // none or conflicting: not clear
+}
+
+// ---- entry point ----
+
+export function extractCriteria(text: string): Extraction {
+  const source = typeof text === 'string' ? text : '';
+  const criteria: Criteria = {};
+  const confidence: Record<string, number> = {};
+
+  const titleHits = findTitles(source);
+  // Title words are not skills or industries ("Data Analyst" is no "Data Analysis" evidence),
+  // and skill words are not industries ("Market Research" the skill).
+  const taken = new Claims();
+  for (const t of titleHits) taken.claim({ index: t.index, end: t.end, text: t.title });
+  const skills = findSkills(source, taken);
+  for (const h of skills?.spans ?? []) taken.claim(h);
+  const family = pickFamily(source, titleHits, skills?.skills ?? []);
+  if (family) {
+    criteria.family = family.family;
+    confidence.family = family.confidence;
+  }
+  if (titleHits.length > 0) {
+    const titles: string[] = [];
+    for (const t of titleHits) {
+      if (!titles.some((x) => x.toLowerCase() === t.title.toLowerCase())) titles.push(t.title);
+    }
+    criteria.titles = titles.slice(0, MAX_EXTRACTED_TITLES);
+    confidence.titles = 0.9;
+  }
+  const metro = findMetroMention(source);
+  if (metro) {
+    criteria.metro = metro.metroId;
+    confidence.metro = metro.confidence;
+  }
+  const industries = findIndustries(source, taken);
+  if (industries) {
+    criteria.industries = industries.industries;
+    confidence.industries = industries.confidence;
+  }
+  const years = findYears(source);
+  if (years) {
+    criteria.years_experience = years.max !== undefined ? { min: years.min, max: years.max } : { min: years.min };
+    confidence.years_experience = years.confidence;
+  }
+  if (skills) {
+    criteria.skills = skills.skills;
+    confidence.skills = skills.confidence;
+  }
+  const seniority = pickSeniority(source, titleHits);
+  if (seniority) {
+    criteria.seniority = [seniority.level];
+    confidence.seniority = seniority.confidence;
+  }
+  return { criteria, confidence };
+}

@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../db/knex';
+
+/** Date-form version of the event envelope (spec "Versioning"); changes only on breaking shape changes. */
+export const API_VERSION = '2026-11-20';
+
+export const EVENT_TYPES = ['search.queued', 'search.started', 'search.completed', 'search.failed', 'shortlist.changed', 'webhook.test'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const newEventId = () => `evt_${randomBytes(16).toString('hex')}`;
+
+export interface OutboxEvent {
+  workspaceId: string;
+  type: EventType;
+  data: Record<string, unknown>;
+  /** One event per fact: e.g. `search.completed:<searchId>:<pass>`; a retried write is a no-op. */
+  dedupeKey: string;
+}
+
+/**
+ * Writes an event in the caller's transaction, so it exists exactly when the state change does.
+ * Returns the event id, or null when an event with the same dedupe key was already written.
+ */
+export async function writeEvent(trx: Db, event: OutboxEvent): Promise<string | null> {
+  const rows = await trx('outbox_events')
+    .insert({ id: newEventId(), workspace_id: event.workspaceId, type: event.type, data: event.data, dedupe_key: event.dedupeKey })
+    .onConflict('dedupe_key')
+    .ignore()
+    .returning('id');
+  return rows[0]?.id ?? null;
+}

@@ -1,0 +1,31 @@
+import type { ResolvedCriteria } from '../domain/criteria';
+import type { PersonProfile } from '../domain/profile';
+
+/** What a result page of the network shows about a person before their profile is read. */
+export interface CandidateSummary {
+  person_id: string;
+  first_name: string;
+  last_name: string;
+  title: string;
+  company: string;
+  location: string;
+  network_url: string;
+  open_profile: boolean;
+  premium: boolean;
+  summary: string;
+}
+
+/**
+ * The professional network as the search sees it: ranked result pages for criteria, and profile
+ * reads (the expensive part, limited by a search's read budget). The built-in implementation is
+ * the people database; live HTTP sources plug in behind the same interface.
+ */
+export interface ProfileSource {
+  readonly name: string;
+  /** Page `page` (0-based) of the ranked results; fewer than `pageSize` means the pool is exhausted. */
+  searchPage(criteria: ResolvedCriteria, page: number, pageSize: number): Promise<CandidateSummary[]>;
+  /** Full profiles of the given people; people the source no longer has are missing from the map. */
+  readProfiles(personIds: string[]): Promise<Map<string, PersonProfile>>;
+}
+
+export const PAGE_SIZE = 25;

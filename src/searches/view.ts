@@ -1,0 +1,58 @@
+import type { PersonRow, SearchRow } from '../db/search.repository';
+import { searchLinks } from '../events/links';
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/** `data` of search.* events: ids, counts and links, never profiles. */
+export function searchEventData(search: SearchRow, baseUrl: string) {
+  return {
+    search_id: search.id,
+    project_id: search.project_id,
+    status: search.status,
+    outcome: search.outcome,
+    stop_reason: search.stop_reason,
+    profiles_read: search.profiles_read,
+    delivered: search.delivered,
+    shortlisted: search.shortlisted,
+    closed_at: iso(search.closed_at),
+    links: searchLinks(baseUrl, search.id, search.project_id),
+  };
+}
+
+/** The search record of the key API (GET /searches/{id}, launch responses, project search lists). */
+export function searchResource(search: SearchRow, baseUrl: string) {
+  return {
+    id: search.id,
+    search_id: search.id,
+    project_id: search.project_id,
+    status: search.status,
+    outcome: search.outcome,
+    stop_reason: search.stop_reason,
+    profiles_read: search.profiles_read,
+    delivered: search.delivered,
+    shortlisted: search.shortlisted,
+    pages_fetched: search.pages_fetched,
+    passes: search.pass_count,
+    source: search.source,
+    criteria: search.criteria,
+    jd_text: search.jd_text,
+    jd_confidence: search.jd_confidence,
+    failure_reason: search.failure_reason,
+    created_at: iso(search.created_at),
+    started_at: iso(search.started_at),
+    closed_at: iso(search.closed_at),
+    links: searchLinks(baseUrl, search.id, search.project_id),
+  };
+}
+
+/** A person of GET /searches/{id}/people. */
+export function personResource(row: PersonRow, withProfile: boolean) {
+  const s = row.summary as { first_name: string; last_name: string };
+  return {
+    id: row.candidate_id,
+    name: `${s.first_name} ${s.last_name}`,
+    score: row.score,
+    score_breakdown: row.score_breakdown,
+    ...(withProfile ? { profile: row.profile } : {}),
+  };
+}

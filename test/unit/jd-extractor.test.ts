@@ -1,0 +1,239 @@
+import { canonicalIndustry, canonicalSkill } from '../../src/corpus/reference';
+import { parseCriteria } from '../../src/domain/criteria';
+import { INDUSTRY_SYNONYMS, SKILL_SYNONYMS, extractCriteria, type Extraction } from '../../src/domain/jd-extractor';
+
+const BACKEND_SF = `Senior Backend Engineer (San Francisco, CA)
+
+Acme Pay is a fast-growing fintech company building payment infrastructure for small businesses.
+We are hiring a Senior Backend Engineer to join our platform team in our SF office (hybrid, 3 days a week).
+
+What you'll do
+- Design, build and operate services in TypeScript on Node.js
+- Run our workloads on Kubernetes and AWS
+- Go above and beyond for our merchants
+
+What we're looking for
+- 5+ years of experience building backend systems
+- Strong TypeScript/Kubernetes skills; PostgreSQL a plus
+- Experience with Go (Golang) is nice to have`;
+
+const NURSE_CHICAGO = `Registered Nurse - Medical/Surgical Unit
+Location: Chicago, IL
+
+Northside Memorial is a 400-bed teaching hospital on Chicago's North Side. We are looking for a compassionate Registered Nurse to join our Med/Surg team on night shift.
+
+Requirements:
+- Active Illinois RN license
+- At least 2 years of acute care nursing experience
+- BLS and ACLS certification
+- Experience with Epic EHR, medication administration and patient education`;
+
+const AE_LONDON = `Account Executive - London
+
+We're a Series B fintech helping mid-market companies automate their finance operations. Our London team is growing and we're hiring an Account Executive to own the full sales cycle for new business in the UK.
+
+You bring:
+- 3+ years of B2B SaaS sales experience, ideally selling to CFOs and finance teams
+- A track record of closing deals and managing your own pipeline in Salesforce
+- Excellent negotiation and prospecting skills
+- C-suite presence`;
+
+const DS_BERLIN = `Data Scientist (Remote, based in Berlin)
+
+We are a climate analytics scale-up. You will work remotely with our team in Berlin, building forecasting models for energy demand.
+
+You have:
+- Five years of experience as a data scientist or in a similar role
+- Excellent Python and SQL, experience with pandas and scikit-learn
+- Solid statistics and time series analysis; R is a plus
+- Our R&D group works closely with product`;
+
+const DESIGNER_NO_LOCATION = `Product Designer
+
+We're looking for a Product Designer to shape the experience of our B2B analytics platform. You will own features end to end, from user research to polished UI.
+
+Requirements:
+- 4 years of experience in product design
+- Fluency in Figma, prototyping and design systems
+- Comfortable running usability testing with customers`;
+
+const DATA_ENGINEER_RANGE = `Data Engineer - New York City
+
+Join the data platform team of a large investment bank in NYC. You will build batch and streaming pipelines.
+
+Requirements:
+- 3-5 years of experience as a Data Engineer
+- Python, SQL and Apache Spark
+- Experience with Airflow, Kafka and Snowflake`;
+
+function expectValid(extraction: Extraction): void {
+  const parsed = parseCriteria(extraction.criteria);
+  if (!parsed.ok) throw new Error(`extracted criteria failed validation: ${JSON.stringify(parsed.problems)}`);
+  expect(Object.keys(extraction.confidence).sort()).toEqual(Object.keys(extraction.criteria).sort());
+  for (const c of Object.values(extraction.confidence)) {
+    expect(c).toBeGreaterThan(0);
+    expect(c).toBeLessThanOrEqual(1);
+  }
+}
+
+describe('extractCriteria on realistic job descriptions', () => {
+  it('backend engineer in SF, 5+ years, TypeScript/Kubernetes', () => {
+    const e = extractCriteria(BACKEND_SF);
+    expect(e.criteria).toEqual({
+      family: 'software_engineering',
+      titles: ['Senior Backend Engineer'],
+      metro: 'san-francisco-bay-area',
+      industries: ['Financial Services'],
+      years_experience: { min: 5 },
+      skills: ['TypeScript', 'Node.js', 'Kubernetes', 'AWS', 'PostgreSQL', 'Go'],
+      seniority: ['senior'],
+    });
+    expect(e.confidence).toEqual({
+      family: 0.9,
+      titles: 0.9,
+      metro: 0.9,
+      industries: 0.75,
+      years_experience: 0.9,
+      skills: 0.9,
+      seniority: 0.85,
+    });
+    expectValid(e);
+  });
+
+  it('registered nurse in Chicago', () => {
+    const e = extractCriteria(NURSE_CHICAGO);
+    expect(e.criteria).toEqual({
+      family: 'healthcare_nursing',
+      titles: ['Registered Nurse'],
+      metro: 'chicago',
+      industries: ['Hospital & Health Care'],
+      years_experience: { min: 2 },
+      skills: ['Basic Life Support', 'Advanced Cardiac Life Support', 'Epic Systems', 'Electronic Medical Records', 'Medication Administration', 'Patient Education'],
+    });
+    expect(e.confidence.metro).toBe(0.9);
+    expectValid(e);
+  });
+
+  it('account executive in London fintech', () => {
+    const e = extractCriteria(AE_LONDON);
+    expect(e.criteria).toEqual({
+      family: 'sales',
+      titles: ['Account Executive'],
+      metro: 'london',
+      industries: ['Financial Services'],
+      years_experience: { min: 3 },
+      skills: ['SaaS Sales', 'Salesforce', 'Negotiation', 'Prospecting'],
+    });
+    expectValid(e);
+  });
+
+  it('remote data scientist in Berlin with Python/SQL (R as a language, not R&D)', () => {
+    const e = extractCriteria(DS_BERLIN);
+    expect(e.criteria).toEqual({
+      family: 'data_science',
+      titles: ['Data Scientist'],
+      metro: 'berlin',
+      industries: ['Renewables & Environment'],
+      years_experience: { min: 5 },
+      skills: ['Forecasting', 'Python', 'SQL', 'pandas', 'scikit-learn', 'Statistics', 'Time Series Analysis', 'R'],
+    });
+    // A remote role names its place less firmly.
+    expect(e.confidence.metro).toBe(0.75);
+    expectValid(e);
+  });
+
+  it('a job description without a location leaves metro out', () => {
+    const e = extractCriteria(DESIGNER_NO_LOCATION);
+    expect(e.criteria).toEqual({
+      family: 'design',
+      titles: ['Product Designer'],
+      years_experience: { min: 4 },
+      skills: ['User Research', 'Product Design', 'Figma', 'Prototyping', 'Design Systems', 'Usability Testing'],
+    });
+    expect(e.confidence.metro).toBeUndefined();
+    expectValid(e);
+  });
+
+  it('a "3-5 years" range gives min and max', () => {
+    const e = extractCriteria(DATA_ENGINEER_RANGE);
+    expect(e.criteria).toEqual({
+      family: 'data_engineering',
+      titles: ['Data Engineer'],
+      metro: 'new-york-city',
+      industries: ['Investment Banking'],
+      years_experience: { min: 3, max: 5 },
+      skills: ['Python', 'SQL', 'Apache Spark', 'Apache Airflow', 'Apache Kafka', 'Snowflake'],
+    });
+    expectValid(e);
+  });
+});
+
+describe('extractCriteria details', () => {
+  const years = (text: string) => extractCriteria(text).criteria.years_experience;
+
+  it('reads the usual ways of stating years', () => {
+    expect(years('You have at least 3 years in a similar role.')).toEqual({ min: 3 });
+    expect(years('Minimum of 7 years of professional experience.')).toEqual({ min: 7 });
+    expect(years('Requires 2–4 yrs of experience.')).toEqual({ min: 2, max: 4 });
+    expect(years('Requires 6 to 8 years of relevant experience.')).toEqual({ min: 6, max: 8 });
+    expect(years('Five (5) years of experience with payroll.')).toEqual({ min: 5 });
+    expect(years('ten years of experience in sales')).toEqual({ min: 10 });
+    expect(years('8 or more years working with customers')).toEqual({ min: 8 });
+    // The first stated requirement wins.
+    expect(years('5+ years of backend experience, including 2+ years with Kubernetes')).toEqual({ min: 5 });
+  });
+
+  it('does not read unrelated numbers as years of experience', () => {
+    expect(years('We were founded 10 years ago and serve 3 years of backlog.')).toBeUndefined();
+    expect(years('Worked there 2019-2023 on payments.')).toBeUndefined();
+    expect(years('A 401k and 25 days of holiday.')).toBeUndefined();
+    expect(years('Up to 3 years of experience; new grads welcome.')).toBeUndefined();
+  });
+
+  it('needs context for short or ambiguous skill names', () => {
+    const skills = (text: string) => extractCriteria(text).criteria.skills ?? [];
+    expect(skills('Go above and beyond. Go to our careers page.')).not.toContain('Go');
+    expect(skills('Backend services in Golang.')).toEqual(['Go']);
+    expect(skills('We use Python, Go and Rust.')).toEqual(['Python', 'Go', 'Rust']);
+    expect(skills('You will go to meetings.')).toEqual([]);
+    expect(skills('Work with the C-suite and our R&D team on our go-to-market.')).toEqual([]);
+    expect(skills('Statistics in R or Python.')).toEqual(['Statistics', 'R', 'Python']);
+    expect(skills('We react quickly and sketch ideas; the agile way.')).toEqual([]);
+    expect(skills('Frontend in React with SAFe ceremonies.')).toEqual(['React', 'SAFe']);
+  });
+
+  it('keeps seniority words with titles and picks seniority only when clear', () => {
+    const a = extractCriteria('Staff Software Engineer. 8+ years of experience in Java.');
+    expect(a.criteria.titles).toEqual(['Staff Software Engineer']);
+    expect(a.criteria.seniority).toEqual(['lead']);
+    const b = extractCriteria('Hiring a Junior Data Analyst and a Senior Data Analyst for our team.');
+    expect(b.criteria.titles).toEqual(['Junior Data Analyst', 'Senior Data Analyst']);
+    expect(b.criteria.seniority).toBeUndefined();
+    const c = extractCriteria('Entry-level role: Data Analyst working with SQL and Tableau.');
+    expect(c.criteria.seniority).toEqual(['junior']);
+    const d = extractCriteria('You will lead Backend Engineer hiring and mentor a Software Engineer II.');
+    expect(d.criteria.titles).toEqual(['Backend Engineer', 'Software Engineer II']);
+    expect(d.criteria.seniority).toEqual(['mid']);
+  });
+
+  it('prefers the first metro mentioned and matches aliases only as written', () => {
+    expect(extractCriteria('Backend Engineer in NYC, with trips to Boston.').criteria.metro).toBe('new-york-city');
+    expect(extractCriteria('Backend Engineer in Boston, with trips to NYC.').criteria.metro).toBe('boston');
+    expect(extractCriteria('Backend Engineer; a sf office is not a name.').criteria.metro).toBeUndefined();
+  });
+
+  it('returns empty criteria for text with nothing recognisable', () => {
+    expect(extractCriteria('We are a friendly team that likes lunch and long walks on the beach.')).toEqual({ criteria: {}, confidence: {} });
+    expect(extractCriteria('')).toEqual({ criteria: {}, confidence: {} });
+  });
+
+  it('caps titles at 5 and keeps the order of mention', () => {
+    const text = 'Data Engineer, Data Scientist, Backend Engineer, Frontend Engineer, QA Engineer and Product Designer roles are open.';
+    expect(extractCriteria(text).criteria.titles).toEqual(['Data Engineer', 'Data Scientist', 'Backend Engineer', 'Frontend Engineer', 'QA Engineer']);
+  });
+
+  it('maps synonyms only onto reference names', () => {
+    for (const target of Object.values(INDUSTRY_SYNONYMS)) expect(canonicalIndustry(target)).toBe(target);
+    for (const s of SKILL_SYNONYMS) expect(canonicalSkill(s.skill)).toBe(s.skill);
+  });
+});

@@ -1,0 +1,249 @@
+import { findFamily, findMetro } from '../../src/corpus/reference';
+import { parseCriteria, type Criteria, type ResolvedCriteria } from '../../src/domain/criteria';
+import type { PersonProfile } from '../../src/domain/profile';
+import { DEFAULT_WEIGHTS, MUST_HAVE_CAP, scoreProfile, titleSimilarity } from '../../src/domain/scoring';
+
+/** Criteria through the real parser, so tests use canonical reference values. */
+function criteria(input: Criteria): ResolvedCriteria {
+  const parsed = parseCriteria(input);
+  if (!parsed.ok) throw new Error(`bad test criteria: ${JSON.stringify(parsed.problems)}`);
+  return parsed.criteria;
+}
+
+/** A complete, strong profile for `FULL` below; tests override what they vary. */
+function makeProfile(overrides: Partial<PersonProfile> = {}): PersonProfile {
+  return {
+    id: 'p0000001',
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    title: 'Senior Backend Engineer',
+    seniority: 'senior',
+    family: 'software_engineering',
+    company: 'Acme Pay',
+    industry: 'Financial Services',
+    metro: 'san-francisco-bay-area',
+    location: 'San Francisco, California, United States',
+    network_url: 'https://network.example/in/p0000001',
+    open_profile: true,
+    premium: false,
+    summary: 'Backend engineer',
+    about: 'I build payment systems.',
+    years_experience: 7,
+    experience: [
+      { title: 'Senior Backend Engineer', company: 'Acme Pay', industry: 'Financial Services', start: '2021-01', end: null, description: '' },
+      { title: 'Software Engineer', company: 'Shopfront', industry: 'E-Commerce', start: '2017-06', end: '2020-12', description: '' },
+    ],
+    education: [],
+    skills: ['TypeScript', 'Kubernetes', 'PostgreSQL'],
+    certifications: [],
+    languages: ['English (native)'],
+    projects: [],
+    connections: 500,
+    updated_at: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+const FULL: Criteria = {
+  family: 'software_engineering',
+  titles: ['Backend Engineer'],
+  metro: 'san-francisco-bay-area',
+  industries: ['Financial Services'],
+  years_experience: { min: 5, max: 10 },
+  skills: ['TypeScript', 'Kubernetes'],
+  must_have_skills: ['TypeScript'],
+  seniority: ['senior'],
+};
+
+describe('reference values the tests rely on', () => {
+  it('exist', () => {
+    expect(findFamily('software_engineering')?.adjacent).toContain('devops_sre');
+    expect(findMetro('san-francisco-bay-area')?.neighbors).toContain('san-jose');
+    expect(findMetro('los-angeles')?.country).toBe('United States');
+    expect(findMetro('san-francisco-bay-area')?.neighbors).not.toContain('los-angeles');
+    expect(findMetro('london')?.country).toBe('United Kingdom');
+  });
+});
+
+describe('scoreProfile', () => {
+  it('scores a perfect match 100 with every criterion in the breakdown', () => {
+    const result = scoreProfile(makeProfile(), criteria(FULL));
+    expect(result.score).toBe(100);
+    expect(result.excluded).toBe(false);
+    expect(result.must_have_missing).toEqual([]);
+    expect(result.breakdown.map((b) => [b.criterion, b.weight, b.match, b.points])).toEqual([
+      ['title', 30, 1, 30],
+      ['location', 20, 1, 20],
+      ['years', 15, 1, 15],
+      ['industry', 15, 1, 15],
+      ['skills', 20, 1, 20],
+    ]);
+    expect(result.breakdown[0]!.reason).toBe("Senior Backend Engineer matches title 'Backend Engineer'; family software_engineering; seniority senior");
+  });
+
+  it('scores partial matches with exact values', () => {
+    const profile = makeProfile({
+      title: 'Backend Engineer',
+      seniority: 'mid', // one level below senior: 0.5
+      metro: 'san-jose', // neighbour of the wanted metro: 0.5
+      location: 'San Jose, California, United States',
+      years_experience: 3, // 2 below min 5: 1 - 2/5 = 0.6
+      industry: 'Software Development', // only a past position is in the list: 0.5
+      experience: [
+        { title: 'Backend Engineer', company: 'Cloudy', industry: 'Software Development', start: '2023-01', end: null, description: '' },
+        { title: 'Software Engineer', company: 'Acme Pay', industry: 'Financial Services', start: '2021-01', end: '2022-12', description: '' },
+      ],
+      skills: ['TypeScript'], // 1 of 2 wanted skills: 0.5
+    });
+    const result = scoreProfile(profile, criteria(FULL));
+    // title (2×1 + 1×1 + 1×0.5) / 4 = 0.875 → 26.25; 10 + 9 + 7.5 + 10 → 62.75 → 63
+    expect(result.score).toBe(63);
+    expect(result.breakdown.map((b) => [b.criterion, b.match, b.points])).toEqual([
+      ['title', 0.88, 26],
+      ['location', 0.5, 10],
+      ['years', 0.6, 9],
+      ['industry', 0.5, 8],
+      ['skills', 0.5, 10],
+    ]);
+    expect(result.must_have_missing).toEqual([]);
+  });
+
+  it('gives location 0.25 for the same country, 1 for a listed country, 0 elsewhere', () => {
+    const c = criteria({ skills: ['TypeScript'], metro: 'san-francisco-bay-area' });
+    const la = makeProfile({ metro: 'los-angeles', location: 'Los Angeles, California, United States' });
+    const london = makeProfile({ metro: 'london', location: 'London, England, United Kingdom' });
+    expect(scoreProfile(la, c).breakdown.find((b) => b.criterion === 'location')!.match).toBe(0.25);
+    expect(scoreProfile(london, c).breakdown.find((b) => b.criterion === 'location')!.match).toBe(0);
+    const anywhereInUs = criteria({ skills: ['TypeScript'], locations: ['United States'] });
+    expect(scoreProfile(la, anywhereInUs).breakdown.find((b) => b.criterion === 'location')!.match).toBe(1);
+    const listed = criteria({ skills: ['TypeScript'], metro: 'london', locations: ['LA'] });
+    expect(scoreProfile(la, listed).breakdown.find((b) => b.criterion === 'location')!.match).toBe(1);
+  });
+
+  it('decays years linearly over 5 years outside the range, on either side', () => {
+    const years = (y: number, range: { min?: number; max?: number }) =>
+      scoreProfile(makeProfile({ years_experience: y }), criteria({ skills: ['TypeScript'], years_experience: range })).breakdown.find(
+        (b) => b.criterion === 'years',
+      )!.match;
+    expect(years(7, { min: 5, max: 10 })).toBe(1);
+    expect(years(12, { min: 5, max: 10 })).toBe(0.6);
+    expect(years(20, { min: 5, max: 10 })).toBe(0);
+    expect(years(1, { min: 5 })).toBe(0.2);
+    expect(years(4, { max: 3 })).toBe(0.8);
+  });
+
+  it('matches titles by token overlap, ignoring case and seniority words', () => {
+    expect(titleSimilarity('Senior Backend Engineer', 'backend engineer')).toBe(1);
+    expect(titleSimilarity('Staff Software Engineer II', 'Software Engineer')).toBe(1);
+    expect(titleSimilarity('Full Stack Engineer', 'Backend Engineer')).toBe(0.4);
+    expect(titleSimilarity('Product Manager', 'Product Designer')).toBe(0.5);
+    expect(titleSimilarity('', 'Backend Engineer')).toBe(0);
+    // Only a seniority word left: still compared rather than empty.
+    expect(titleSimilarity('Lead', 'lead')).toBe(1);
+  });
+
+  it('gives the same score to two different profiles that trade off evenly (ties)', () => {
+    const c = criteria({ skills: ['TypeScript', 'Kubernetes'], metro: 'san-francisco-bay-area' });
+    const local = makeProfile({ id: 'p1', skills: [] });
+    const remote = makeProfile({ id: 'p2', metro: 'london', location: 'London, England, United Kingdom' });
+    const a = scoreProfile(local, c);
+    const b = scoreProfile(remote, c);
+    expect(a.score).toBe(50);
+    expect(b.score).toBe(50);
+    expect(a.breakdown).not.toEqual(b.breakdown);
+  });
+
+  it('treats missing or empty profile fields as no match and never throws', () => {
+    const empty = makeProfile({ title: '', industry: '', skills: [], experience: [] });
+    const result = scoreProfile(empty, criteria(FULL));
+    // title (0 + 1 + 1) / 4 = 0.5 → 15; location 20; years 15; industry 0; skills 0 → 50, capped to 40
+    expect(result.breakdown.map((b) => [b.criterion, b.match])).toEqual([
+      ['title', 0.5],
+      ['location', 1],
+      ['years', 1],
+      ['industry', 0],
+      ['skills', 0],
+    ]);
+    expect(result.score).toBe(40);
+    expect(result.must_have_missing).toEqual(['TypeScript']);
+    expect(result.breakdown[0]!.reason).toContain('no current title');
+
+    const broken = { id: 'p0', first_name: 'X' } as unknown as PersonProfile;
+    const r = scoreProfile(broken, criteria({ ...FULL, exclude_companies: ['Acme Pay'] }));
+    expect(r.score).toBe(0);
+    expect(r.excluded).toBe(false);
+    expect(r.breakdown.every((b) => b.match === 0)).toBe(true);
+    expect(r.breakdown.every((b) => b.reason.length > 0)).toBe(true);
+  });
+
+  it('caps the score at 40 when a must-have skill is missing', () => {
+    const profile = makeProfile({ skills: ['Kubernetes'] });
+    const result = scoreProfile(profile, criteria(FULL));
+    expect(result.score).toBe(MUST_HAVE_CAP);
+    expect(result.must_have_missing).toEqual(['TypeScript']);
+    // The breakdown still shows the uncapped picture.
+    expect(result.breakdown.reduce((s, b) => s + b.points, 0)).toBe(90);
+    // Already below the cap: unchanged.
+    const weak = makeProfile({ skills: [], title: 'Accountant', family: 'accounting', seniority: 'junior', metro: 'london', industry: 'Accounting', experience: [] });
+    expect(scoreProfile(weak, criteria(FULL)).score).toBeLessThan(MUST_HAVE_CAP);
+  });
+
+  it('scores 0 and flags people currently at an excluded company (case-insensitive)', () => {
+    const result = scoreProfile(makeProfile({ company: 'ACME PAY' }), criteria({ ...FULL, exclude_companies: ['acme pay'] }));
+    expect(result).toMatchObject({ score: 0, excluded: true });
+    expect(result.breakdown).toHaveLength(5);
+    // A past employer does not exclude.
+    const moved = makeProfile({ company: 'Cloudy' });
+    expect(scoreProfile(moved, criteria({ ...FULL, exclude_companies: ['Acme Pay'] }))).toMatchObject({ score: 100, excluded: false });
+  });
+
+  it('lets weights change the ranking', () => {
+    const c = criteria({ titles: ['Backend Engineer'], skills: ['TypeScript', 'Kubernetes'] });
+    const titleFit = makeProfile({ id: 'a', title: 'Backend Engineer', skills: [] });
+    const skillFit = makeProfile({ id: 'b', title: 'Data Scientist', skills: ['TypeScript', 'Kubernetes'] });
+    expect(scoreProfile(titleFit, c).score).toBe(60);
+    expect(scoreProfile(skillFit, c).score).toBe(40);
+    const skillsFirst = { title: 10, skills: 40 };
+    expect(scoreProfile(titleFit, c, skillsFirst).score).toBe(20);
+    expect(scoreProfile(skillFit, c, skillsFirst).score).toBe(80);
+  });
+
+  it('drops criteria whose weight is 0 and renormalises over the rest', () => {
+    const profile = makeProfile({ title: 'Backend Engineer', seniority: 'mid', skills: ['TypeScript'] });
+    const result = scoreProfile(profile, criteria(FULL), { location: 0, years: 0, industry: 0 });
+    expect(result.breakdown.map((b) => b.criterion)).toEqual(['title', 'skills']);
+    // (30 × 0.875 + 20 × 0.5) / 50 = 72.5 → 73
+    expect(result.score).toBe(73);
+    const none = scoreProfile(profile, criteria(FULL), { title: 0, location: 0, years: 0, industry: 0, skills: 0 });
+    expect(none).toEqual({ score: 0, breakdown: [], must_have_missing: [], excluded: false });
+  });
+
+  it('normalises over present criteria only: a skills-only search scores 0–100 on skills', () => {
+    const c = criteria({ skills: ['TypeScript', 'Kubernetes', 'PostgreSQL', 'Go'] });
+    const result = scoreProfile(makeProfile(), c);
+    expect(result.score).toBe(75);
+    expect(result.breakdown).toEqual([
+      { criterion: 'skills', weight: DEFAULT_WEIGHTS.skills, match: 0.75, points: 75, reason: 'has 3 of 4 wanted skills; missing Go' },
+    ]);
+    expect(scoreProfile(makeProfile({ skills: ['typescript', 'KUBERNETES', 'postgresql', 'go'] }), c).score).toBe(100);
+  });
+
+  it('counts family alone (1 equal, 0.5 adjacent, 0 otherwise) as the title criterion', () => {
+    const c = criteria({ family: 'software_engineering' });
+    expect(scoreProfile(makeProfile(), c).score).toBe(100);
+    expect(scoreProfile(makeProfile({ family: 'devops_sre' }), c).score).toBe(50);
+    expect(scoreProfile(makeProfile({ family: 'accounting' }), c).score).toBe(0);
+  });
+
+  it('gives every counted criterion a short non-empty reason and is deterministic', () => {
+    const profile = makeProfile({ metro: 'los-angeles', years_experience: 12, skills: ['Go'] });
+    const a = scoreProfile(profile, criteria(FULL));
+    const b = scoreProfile(profile, criteria(FULL));
+    expect(a).toEqual(b);
+    for (const entry of a.breakdown) {
+      expect(entry.reason.length).toBeGreaterThan(0);
+      expect(entry.reason.length).toBeLessThan(160);
+    }
+    expect(Number.isInteger(a.score)).toBe(true);
+  });
+});
