@@ -9,8 +9,9 @@ import { applyRateLimit, ipBucket } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import type { RouteDef } from './route-def';
 import { routeTable } from './route-table';
-import { renderDocsPage } from './web/docs.page';
-import { PAGE_SECURITY_HEADERS } from './web/html';
+import { DOCS_PAGE_HEADERS, renderDocsPage } from './web/docs.page';
+import { renderShareErrorPage, renderSharePage, SHARE_PAGE_HEADERS } from './web/share.page';
+import { readShare } from '../src/shortlist/share';
 
 /** `{projectId}` (spec form) → `:projectId` (router form). */
 export const toRouterPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
@@ -41,9 +42,35 @@ export function createApp(deps: ApiDeps, routes: RouteDef[] = routeTable): Koa<A
   app.use(router.routes());
   const web = new Router<ApiState>();
   web.get('/docs', (ctx) => {
-    ctx.set(PAGE_SECURITY_HEADERS);
+    ctx.set(DOCS_PAGE_HEADERS);
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = renderDocsPage(routes, deps.config);
+  });
+  // Share links: the token is the credential (no key, no session); the page and JSON are live.
+  web.get('/share/:token', async (ctx) => {
+    ctx.set(SHARE_PAGE_HEADERS);
+    ctx.set('X-Robots-Tag', 'noindex, nofollow');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'text/html; charset=utf-8';
+    const found = await readShare(deps.db, ctx.params.token);
+    if (found.status === 'ok') ctx.body = renderSharePage(found.share);
+    else {
+      ctx.status = found.status === 'expired' ? 410 : 404;
+      ctx.body = renderShareErrorPage(ctx.status as 404 | 410);
+    }
+  });
+  // Session-API shape: errors are a human-readable string (spec "Session API errors").
+  web.get('/api/shares/:token', async (ctx) => {
+    ctx.set({ 'Referrer-Policy': 'no-referrer', 'X-Robots-Tag': 'noindex, nofollow', 'Cache-Control': 'no-store' });
+    const found = await readShare(deps.db, ctx.params.token);
+    if (found.status === 'ok') ctx.body = found.share;
+    else if (found.status === 'expired') {
+      ctx.status = 410;
+      ctx.body = { error: 'This share link has expired' };
+    } else {
+      ctx.status = 404;
+      ctx.body = { error: 'Share link not found' };
+    }
   });
   app.use(web.routes());
   app.use(async (ctx) => {

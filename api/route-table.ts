@@ -4,6 +4,7 @@ import { healthRoutes } from './routes/health.routes';
 import { projectRoutes } from './routes/projects.routes';
 import { referenceRoutes } from './routes/reference.routes';
 import { searchRoutes } from './routes/searches.routes';
+import { shortlistRoutes } from './routes/shortlist.routes';
 
 /** Every key-API route, in catalog order. Registers the router, feeds /actions and OpenAPI. */
-export const routeTable: RouteDef[] = [...healthRoutes, ...catalogRoutes, ...projectRoutes, ...searchRoutes, ...referenceRoutes];
+export const routeTable: RouteDef[] = [...healthRoutes, ...catalogRoutes, ...projectRoutes, ...searchRoutes, ...shortlistRoutes, ...referenceRoutes];

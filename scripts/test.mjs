@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // `npm test`: the same bootstrap on private ports with throw-away state, then jest.
 // Extra arguments go to jest, e.g. `npm test -- test/unit`.
-import { ensureDependencies, ensureTemporalCli, runTypeScript } from './lib/bootstrap.mjs';
+import { ensureChromium, ensureDependencies, ensureTemporalCli, runTypeScript } from './lib/bootstrap.mjs';
 
 const started = Date.now();
 try {
   ensureDependencies();
   const temporalCli = await ensureTemporalCli();
+  const chromium = ensureChromium();
   const code = await runTypeScript('src/dev/test-run.ts', process.argv.slice(2), {
     TEMPORAL_CLI: temporalCli,
+    ...(chromium ? { CHROMIUM_PATH: chromium } : {}),
     BOOTSTRAP_STARTED_AT: String(started),
   });
   process.exit(code);

@@ -1,7 +1,16 @@
 import type { Config } from '../../src/config';
 import { openApiDocument } from '../catalog';
 import type { RouteDef } from '../route-def';
-import { escapeHtml } from './html';
+import { escapeHtml, pageSecurityHeaders } from './html';
+
+const DOCS_STYLE = `
+body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1d2430}
+h1{margin-bottom:.2rem} h2{font-size:1.05rem;margin:1.6rem 0 .3rem} small{color:#687385;font-weight:normal}
+.m{display:inline-block;min-width:4.2rem;font:600 .8rem monospace;color:#fff;background:#3b5bdb;border-radius:4px;padding:.1rem .4rem;text-align:center}
+.meta{color:#4a5568;font-size:.9rem;margin:.2rem 0} pre{background:#f4f6f8;padding:.8rem;overflow:auto;font-size:.8rem}
+section{border-bottom:1px solid #e3e8ee;padding-bottom:.6rem}
+`;
+export const DOCS_PAGE_HEADERS = pageSecurityHeaders(DOCS_STYLE);
 
 /** The API reference at /docs, rendered from the same OpenAPI document as /v1/openapi.json. */
 export function renderDocsPage(routes: readonly RouteDef[], config: Config): string {
@@ -25,13 +34,7 @@ export function renderDocsPage(routes: readonly RouteDef[], config: Config): str
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Candidate Sourcing API reference</title>
-<style>
-body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1d2430}
-h1{margin-bottom:.2rem} h2{font-size:1.05rem;margin:1.6rem 0 .3rem} small{color:#687385;font-weight:normal}
-.m{display:inline-block;min-width:4.2rem;font:600 .8rem monospace;color:#fff;background:#3b5bdb;border-radius:4px;padding:.1rem .4rem;text-align:center}
-.meta{color:#4a5568;font-size:.9rem;margin:.2rem 0} pre{background:#f4f6f8;padding:.8rem;overflow:auto;font-size:.8rem}
-section{border-bottom:1px solid #e3e8ee;padding-bottom:.6rem}
-</style></head><body>
+<style>${DOCS_STYLE}</style></head><body>
 <h1>Candidate Sourcing API</h1>
 <p>Base URL <code>${escapeHtml(config.publicBaseUrl)}</code>. Send <code>Authorization: Bearer &lt;API_KEY&gt;</code>.
 Successful responses are <code>{data, meta:{request_id}}</code>; errors are <code>{error:{code, message, details, request_id}, meta}</code>.

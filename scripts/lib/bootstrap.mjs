@@ -148,6 +148,31 @@ async function withDirLock(lockDir, work) {
 }
 
 /**
+ * Debian's Chromium for the browser tests (Playwright's own browser download cannot work here).
+ * Installed with apt-get when missing and we are root; returns its path, or null with a warning.
+ */
+export function ensureChromium() {
+  for (const candidate of [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean)) {
+    if (fs.existsSync(candidate)) return candidate;
+  }
+  if (process.getuid?.() !== 0 || !onPath('apt-get')) {
+    say('Chromium is missing and cannot be installed here (needs root and apt-get); browser tests will fail');
+    return null;
+  }
+  say('installing Chromium for the browser tests (apt-get install chromium, once per machine)…');
+  const started = Date.now();
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const update = spawnSync('apt-get', ['update', '-qq'], { stdio: ['ignore', 'ignore', 'inherit'], env });
+  const install = update.status === 0 && spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], { stdio: ['ignore', 'ignore', 'inherit'], env });
+  if (!install || install.status !== 0 || !fs.existsSync('/usr/bin/chromium')) {
+    say('apt-get could not install chromium; browser tests will fail');
+    return null;
+  }
+  say(`Chromium installed in ${Math.round((Date.now() - started) / 1000)} s`);
+  return '/usr/bin/chromium';
+}
+
+/**
  * Runs a TypeScript entry point under tsx in a child process, forwarding termination signals so
  * Ctrl-C reaches the stack's own cleanup; resolves with the child's exit code.
  */

@@ -38,7 +38,8 @@ commands:
   keys revoke KEY_ID [--json]
   credits grant --workspace ID --amount N [--bucket workspace|contract_pool] [--json]
   corpus load [--size N] [--seed S] [--json]
-  searches watch SEARCH_ID [--interval MS]`;
+  searches watch SEARCH_ID [--interval MS]
+  shares expire PROJECT_ID [--at ISO | --clear] [--json]`;
 
 export async function runCli(
   argv: string[],

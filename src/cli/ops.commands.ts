@@ -1,4 +1,5 @@
 import { corpusSize, DEFAULT_CORPUS_SEED, DEFAULT_CORPUS_SIZE, loadCorpus } from '../corpus/loader';
+import { projectRepository } from '../db/project.repository';
 import { searchRepository } from '../db/search.repository';
 import { isUuid } from '../domain/ids';
 import { parseArgs, UsageError } from './args';
@@ -10,6 +11,13 @@ function wholeNumber(value: string | true | undefined, option: string, fallback:
   if (value === undefined) return fallback;
   if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < min) throw new UsageError(`--${option} must be a whole number of at least ${min}`);
   return Number(value);
+}
+
+function isoTime(value: string | true | undefined, option: string): Date | undefined {
+  if (value === undefined) return undefined;
+  const date = typeof value === 'string' ? new Date(value) : new Date(NaN);
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) throw new UsageError(`--${option} must be an ISO 8601 timestamp`);
+  return date;
 }
 
 export const opsCommands: Record<string, (argv: string[], ctx: CliContext) => Promise<void>> = {
@@ -28,6 +36,18 @@ export const opsCommands: Record<string, (argv: string[], ctx: CliContext) => Pr
     bar.done(progressLine('loading people', size, size, `${seconds.toFixed(1)} s`));
     const total = await corpusSize(ctx.db);
     ctx.out(args.options.json ? JSON.stringify({ size, seed, inserted, total, seconds }) : `Loaded ${inserted} new people (seed ${seed}); the people database holds ${total}.`);
+  },
+
+  async 'shares expire'(argv, ctx) {
+    const args = parseArgs(argv, { values: ['at'], flags: ['clear', 'json'], positionals: 1 });
+    const id = args.positionals[0];
+    if (!isUuid(id)) throw new UsageError(`project id must be a uuid, got ${id}`);
+    if (args.options.clear && args.options.at) throw new UsageError('give --at or --clear, not both');
+    const at = args.options.clear ? null : (isoTime(args.options.at, 'at') ?? new Date());
+    const project = await projectRepository(ctx.db).setShareExpiry(id, at);
+    if (!project) throw new UsageError(`no project ${id}`);
+    const expiresAt = project.share_expires_at ? new Date(project.share_expires_at).toISOString() : null;
+    ctx.out(args.options.json ? JSON.stringify({ project_id: project.id, share_expires_at: expiresAt }) : expiresAt ? `Share link of ${project.id} expires at ${expiresAt} (410 from then on)` : `Share link of ${project.id} no longer expires`);
   },
 
   async 'searches watch'(argv, ctx) {

@@ -8,6 +8,7 @@ import { writeEvent } from '../events/outbox';
 import { PAGE_SIZE, type ProfileSource } from '../providers/profile-source';
 import { refundKey, reserveKey } from './launch';
 import { searchEventData } from './view';
+import { shortlistSnapshot, writeShortlistChanged } from '../shortlist/shortlist';
 
 /**
  * The steps of one search pass, each safe to run again (Temporal retries activities): the slot
@@ -155,6 +156,7 @@ export async function processPage(db: Db, source: ProfileSource, ref: PassRef & 
     // Someone already on the project's shortlist stays as they were; only new members count.
     let added = 0; // equals toShortlist.length unless a concurrent add won the race
     if (toShortlist.length) {
+      await trx('projects').where({ id: locked.project_id }).forUpdate().first(); // shortlist changes serialise on the project
       const inserted = await trx('shortlist_members')
         .insert(toShortlist.map((candidateId) => ({ project_id: locked.project_id, candidate_id: candidateId, search_id: ref.searchId, pass: ref.pass, source: 'search' })))
         .onConflict(['project_id', 'candidate_id'])
@@ -187,14 +189,6 @@ async function waitingWorkflows(trx: Db, workspaceId: string): Promise<string[]>
   return rows.map((r) => searchWorkflowId(r.id, r.pass_count));
 }
 
-/** The shortlist of a project as event payloads show it: a count and at most 200 candidate ids. */
-async function shortlistSnapshot(trx: Db, projectId: string, without: string[] = []): Promise<{ count: number; candidate_ids: string[] }> {
-  const rows: { candidate_id: string }[] = await trx('shortlist_members').where({ project_id: projectId }).orderBy([{ column: 'added_at' }, { column: 'candidate_id' }]).select('candidate_id');
-  const drop = new Set(without);
-  const ids = rows.map((r) => r.candidate_id).filter((id) => !drop.has(id));
-  return { count: ids.length, candidate_ids: ids.slice(0, 200) };
-}
-
 /** Closes the pass: status, outcome, stop reason; search.completed and, when the list changed, shortlist.changed. */
 export async function completePass(db: Db, ref: PassRef & { stopReason: StopReason }, baseUrl: string): Promise<{ wake: string[] }> {
   return db.transaction(async (trx) => {
@@ -207,19 +201,16 @@ export async function completePass(db: Db, ref: PassRef & { stopReason: StopReas
       await writeEvent(trx, { workspaceId: closed.workspace_id, type: 'search.completed', data: searchEventData(closed, baseUrl), dedupeKey: `search.completed:${closed.id}:${ref.pass}` });
       const added: string[] = (await trx('shortlist_members').where({ search_id: closed.id, pass: ref.pass }).select('candidate_id')).map((r: { candidate_id: string }) => r.candidate_id);
       if (added.length) {
-        await writeEvent(trx, {
+        await writeShortlistChanged(trx, {
           workspaceId: closed.workspace_id,
-          type: 'shortlist.changed',
-          data: {
-            project_id: closed.project_id,
-            search_id: closed.id,
-            kind: 'pass',
-            source: 'search',
-            list_before: await shortlistSnapshot(trx, closed.project_id, added),
-            list_after: await shortlistSnapshot(trx, closed.project_id),
-            links: { shortlist: `${baseUrl}/projects/${closed.project_id}/shortlist`, shortlist_csv: `${baseUrl}/projects/${closed.project_id}/shortlist.csv`, search: `${baseUrl}/searches/${closed.id}` },
-          },
+          projectId: closed.project_id,
+          searchId: closed.id,
+          kind: 'pass',
+          source: ref.pass === 1 ? 'search' : 'expansion',
+          before: await shortlistSnapshot(trx, closed.project_id, added),
+          after: await shortlistSnapshot(trx, closed.project_id),
           dedupeKey: `shortlist.changed:search:${closed.id}:${ref.pass}`,
+          baseUrl,
         });
       }
     }

@@ -51,6 +51,7 @@ beforeAll(async () => {
   foreignIds = {
     projectId: { id: otherProject.id, code: 'project_not_found' },
     searchId: { id: otherSearch.id, code: 'search_not_found' },
+    candidateId: { id: randomUUID(), code: 'candidate_not_found' },
   };
 });
 afterAll(() => stack.stop());

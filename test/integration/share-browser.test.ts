@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { workspaceWithKey } from '../support/fixtures';
+import { projectWithScoredPeople } from '../support/searches';
+import { startTestStack, type TestStack } from '../support/stack';
+
+const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts');
+
+/** Debian's Chromium, driven by playwright-core (installed by the test bootstrap). */
+describe('the share page in a real browser', () => {
+  let stack: TestStack;
+  let browser: Browser;
+  beforeAll(async () => {
+    const executablePath = process.env.CHROMIUM_PATH;
+    if (!executablePath) throw new Error('CHROMIUM_PATH is not set: the test bootstrap could not install Chromium');
+    stack = await startTestStack();
+    browser = await chromium.launch({
+      executablePath,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('shows the members, and a member added through the API appears on reload', async () => {
+    const fixture = await workspaceWithKey(stack.db, { credits: 3 });
+    const { projectId, search } = await projectWithScoredPeople(stack, fixture.headers, { listed: 2, budget: 20, name: 'Browser check' });
+    const { url } = (await stack.request('GET', `/v1/projects/${projectId}/share-link`, { headers: fixture.headers })).body.data;
+    // The configured app URL is a public address; the browser opens the same path on this test server.
+    const pageUrl = `${stack.url}${new URL(url).pathname}`;
+
+    const page = await browser.newPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    await page.goto(pageUrl);
+    expect(await page.locator('h1').textContent()).toBe('Browser check');
+    expect(await page.locator('#members li').count()).toBe(2);
+    expect(await page.locator('#count').textContent()).toBe('2 people');
+
+    const people = (await stack.request('GET', `/v1/searches/${search.id}/people?profile=false&limit=50`, { headers: fixture.headers })).body.data.people;
+    const listed = new Set(await page.locator('#members li').evaluateAll((els) => els.map((e) => e.getAttribute('data-candidate-id'))));
+    const newcomer = people.find((p: { id: string }) => !listed.has(p.id));
+    await stack.request('POST', `/v1/projects/${projectId}/shortlist/members`, { headers: fixture.headers, body: { candidate_ids: [newcomer.id] } });
+
+    await page.reload();
+    expect(await page.locator('#members li').count()).toBe(3);
+    expect(await page.locator(`li[data-candidate-id="${newcomer.id}"] .name`).textContent()).toBe(newcomer.name);
+    const profileLink = page.locator(`li[data-candidate-id="${newcomer.id}"] a`);
+    expect(await profileLink.getAttribute('href')).toMatch(/^https:\/\/network\.example\/in\//);
+    expect(consoleErrors).toEqual([]); // e.g. no CSP violation for the stylesheet
+
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    const shot = path.join(ARTIFACTS, 'share-page.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    expect(fs.statSync(shot).size).toBeGreaterThan(5_000);
+  }, 90_000);
+});
