@@ -57,12 +57,13 @@ async function bulkSearch(db: Db, workspaceId: string, projectId: string, rows: 
   const id = randomUUID();
   await db('searches').insert({ id, workspace_id: workspaceId, project_id: projectId, status: 'complete', outcome: 'Poor yield', stop_reason: 'read_budget_reached', criteria: JSON.stringify({ family: 'software_engineering', target: 25, read_budget: rows, shortlist_threshold: 70 }), funding_bucket: 'workspace', profiles_read: rows, delivered: rows, closed_at: db.fn.now() });
   await db.raw(
-    `with picked as (select id, first_name, last_name, title, company, location, network_url, open_profile, premium, profile, row_number() over (order by id) as seq from people order by id limit ?),
+    `with picked as (select p.id, first_name, last_name, title, company, location, network_url, open_profile, premium, summary, pp.profile, row_number() over (order by p.id) as seq
+                      from people p join people_profiles pp on pp.id = p.id order by p.id limit ?),
      cands as (insert into candidates (id, project_id, person_id) select gen_random_uuid(), ?, id from picked returning id, person_id)
      insert into search_people (search_id, candidate_id, person_id, seq, pass, page, status, score, score_breakdown, summary, profile, read_at)
      select ?, c.id, p.id, p.seq, 1, (p.seq - 1) / 25, 'scored', (p.seq % 100)::int, '[]'::jsonb,
             jsonb_build_object('first_name', p.first_name, 'last_name', p.last_name, 'title', p.title, 'company', p.company, 'location', p.location,
-                               'network_url', p.network_url, 'open_profile', p.open_profile, 'premium', p.premium, 'summary', p.profile->>'summary'),
+                               'network_url', p.network_url, 'open_profile', p.open_profile, 'premium', p.premium, 'summary', p.summary),
             p.profile, now()
      from picked p join cands c on c.person_id = p.id`,
     [rows, projectId, id],
@@ -147,7 +148,8 @@ async function main(): Promise<void> {
     }
 
     log('\n== records.csv of a 100k-row search ==');
-    const bulk = await bulkSearch(db, workspace.id, project.id, 100_000);
+    const bulkProject = await projectRepository(db).create(workspace.id, 'Bench export');
+    const bulk = await bulkSearch(db, workspace.id, bulkProject.id, 100_000);
     const rssBefore = peakRssMb(api.pid!);
     const t = performance.now();
     const res = await fetch(`${base}/searches/${bulk}/records.csv`, { headers });

@@ -21,9 +21,14 @@ export async function up(knex: Knex): Promise<void> {
     t.specificType('skills', 'text[]').notNullable();
     // skills joined with spaces, for the full-text vector (array_to_string is not immutable).
     t.text('skills_text').notNullable();
-    // The whole profile as read (experience, education, …); columns above are for filtering.
-    t.jsonb('profile').notNullable();
+    t.text('summary').notNullable();
     t.timestamp('updated_at', { useTz: true }).notNullable();
+  });
+  // The whole profile as read (experience, education, …), apart from the narrow filter columns
+  // above, so ranking scans touch few heap pages.
+  await knex.schema.createTable('people_profiles', (t) => {
+    t.text('id').primary().references('people.id').onDelete('CASCADE');
+    t.jsonb('profile').notNullable();
   });
   // Full text over title (weight A) and skills (B).
   await knex.raw(`

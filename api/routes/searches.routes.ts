@@ -8,9 +8,9 @@ import { isUuid } from '../../src/domain/ids';
 import { launchSearch } from '../../src/searches/launch';
 import { RECORD_COLUMNS, recordCsvValues, recordResource } from '../../src/searches/records';
 import { startSearchPass } from '../../src/searches/start';
-import { personResource, searchResource } from '../../src/searches/view';
+import { personJson, searchResource } from '../../src/searches/view';
 import { authOf } from '../context';
-import { sendData } from '../respond';
+import { sendData, sendRawData } from '../respond';
 import { defineRoutes } from '../route-def';
 import { findProjectOr404 } from './projects.routes';
 
@@ -123,7 +123,7 @@ export const searchRoutes = defineRoutes([
       const withProfile = booleanParam(ctx.query.profile, 'profile', true);
       const { people, total } = await searchRepository(db).scoredPeople(search.id, { minScore, limit, offset, withProfile });
       // Past the end: an empty page and total 0 (spec "Pagination": stop on an empty page).
-      sendData(ctx, { people: people.map((p) => personResource(p, withProfile)), total: people.length === 0 ? 0 : total });
+      sendRawData(ctx, `{"people":[${people.map((p) => personJson(p, withProfile)).join(',')}],"total":${total}}`);
     },
   },
   {

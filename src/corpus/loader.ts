@@ -13,7 +13,7 @@ export interface LoadProgress {
   perSecond: number;
 }
 
-/** The people-table row of a profile: filter columns plus the whole profile. */
+/** The people-table row of a profile: the filter and result-list columns (the profile goes to people_profiles). */
 export function personRow(p: PersonProfile) {
   return {
     id: p.id,
@@ -33,7 +33,7 @@ export function personRow(p: PersonProfile) {
     years_experience: p.years_experience,
     skills: p.skills,
     skills_text: p.skills.join(' '),
-    profile: JSON.stringify(p),
+    summary: p.summary,
     updated_at: p.updated_at,
   };
 }
@@ -47,14 +47,21 @@ export async function loadCorpus(db: Db, opts: { size: number; seed: number; onP
   const started = Date.now();
   let inserted = 0;
   for (let from = 0; from < opts.size; from += BATCH) {
-    const rows = [];
-    for (let i = from; i < Math.min(opts.size, from + BATCH); i++) rows.push(personRow(generator.person(i)));
-    const result = await db('people').insert(rows).onConflict('id').ignore().returning('id');
+    const people: PersonProfile[] = [];
+    for (let i = from; i < Math.min(opts.size, from + BATCH); i++) people.push(generator.person(i));
+    const result: { id: string }[] = await db.transaction(async (trx) => {
+      const added = await trx('people').insert(people.map(personRow)).onConflict('id').ignore().returning('id');
+      const fresh = new Set(added.map((r: { id: string }) => r.id));
+      const profiles = people.filter((p) => fresh.has(p.id)).map((p) => ({ id: p.id, profile: JSON.stringify(p) }));
+      if (profiles.length) await trx('people_profiles').insert(profiles);
+      return added;
+    });
     inserted += result.length;
     const loaded = Math.min(opts.size, from + BATCH);
     opts.onProgress?.({ loaded, total: opts.size, perSecond: Math.round(loaded / Math.max(0.001, (Date.now() - started) / 1000)) });
   }
   await db.raw('analyze people');
+  await db.raw('analyze people_profiles');
   return { inserted };
 }
 

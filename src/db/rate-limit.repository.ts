@@ -16,43 +16,21 @@ export interface RateLimitResult {
 }
 
 export const WINDOW_MS = 60_000;
-const REFUSED = Symbol('rate limit reached');
 
 /**
  * Counts one request against every bucket in a fixed one-minute window, in Postgres so all API
- * processes share the buckets. Each increment is conditional (`count < limit`) and takes the row
- * lock, and all buckets change in one transaction, so the count is exact under concurrency and a
- * refused request consumes nothing.
+ * processes share the buckets. The `rate_limit_hit` function (see its migration) increments each
+ * bucket conditionally (`count < limit`) under the row lock, all or nothing, in one round trip:
+ * exact under concurrency, and a refused request consumes nothing.
  */
 export function rateLimitRepository(db: Db) {
   return {
     async hit(buckets: RateLimitBucket[], now = Date.now()): Promise<RateLimitResult> {
       const windowStart = new Date(Math.floor(now / WINDOW_MS) * WINDOW_MS);
       const reset = Math.floor(windowStart.getTime() / 1000) + WINDOW_MS / 1000;
-      const names = buckets.map((b) => b.name);
-      try {
-        const counts = await db.transaction(async (trx) => {
-          const taken: number[] = [];
-          // Fixed order (as given: key before workspace) so concurrent transactions never deadlock.
-          for (const bucket of buckets) {
-            const { rows } = await trx.raw(
-              `insert into rate_limit_windows as r (bucket, window_start, count) values (?, ?, 1)
-               on conflict (bucket, window_start) do update set count = r.count + 1 where r.count < ?
-               returning count`,
-              [bucket.name, windowStart, bucket.limit],
-            );
-            if (rows.length === 0 || rows[0].count > bucket.limit) throw REFUSED; // rolls back the others
-            taken.push(rows[0].count);
-          }
-          return taken;
-        });
-        return { allowed: true, ...tightest(buckets, counts), reset };
-      } catch (err) {
-        if (err !== REFUSED) throw err;
-        const current: { bucket: string; count: number }[] = await db('rate_limit_windows').whereIn('bucket', names).andWhere('window_start', windowStart);
-        const byName = new Map(current.map((r) => [r.bucket, r.count]));
-        return { allowed: false, ...tightest(buckets, names.map((n) => byName.get(n) ?? 0)), reset };
-      }
+      const { rows } = await db.raw('select allowed, counts from rate_limit_hit(?::text[], ?::int[], ?)', [buckets.map((b) => b.name), buckets.map((b) => b.limit), windowStart]);
+      const { allowed, counts } = rows[0] as { allowed: boolean; counts: number[] };
+      return { allowed, ...tightest(buckets, counts), reset };
     },
     /** Windows older than a few minutes are never read again. */
     async pruneOld(now = Date.now()): Promise<void> {

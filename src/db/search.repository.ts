@@ -42,6 +42,15 @@ export interface PersonRow {
   profile: Record<string, unknown> | null;
 }
 
+/** A person of the people list with its JSON columns still as text. */
+export interface RawPerson {
+  candidate_id: string;
+  name: string;
+  score: number;
+  breakdown_json: string | null;
+  profile_json: string | null;
+}
+
 export function searchRepository(db: Db) {
   return {
     async find(id: string): Promise<SearchRow | undefined> {
@@ -53,19 +62,23 @@ export function searchRepository(db: Db) {
     async listForProject(projectId: string): Promise<SearchRow[]> {
       return db('searches').where({ project_id: projectId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
     },
-    /** Scored people, best score first, ties in the order returned; and how many match min_score. */
-    async scoredPeople(searchId: string, opts: { minScore?: number; limit: number; offset: number; withProfile: boolean }): Promise<{ people: PersonRow[]; total: number }> {
-      const base = () => {
-        const q = db('search_people').where({ search_id: searchId, status: 'scored' });
-        if (opts.minScore !== undefined) q.andWhere('score', '>=', opts.minScore);
-        return q;
-      };
-      const columns = ['candidate_id', 'person_id', 'seq', 'pass', 'page', 'status', 'score', 'score_breakdown', 'summary', ...(opts.withProfile ? ['profile'] : [])];
-      const [people, [{ count }]] = await Promise.all([
-        base().select(columns).orderBy([{ column: 'score', order: 'desc' }, { column: 'seq', order: 'asc' }]).limit(opts.limit).offset(opts.offset),
-        base().count({ count: '*' }),
-      ]);
-      return { people, total: Number(count) };
+    /**
+     * Scored people, best score first, ties in the order returned, with how many match min_score
+     * (a window count: one query). JSON columns come back as text, to be spliced into the response
+     * without a parse/stringify round trip.
+     */
+    async scoredPeople(searchId: string, opts: { minScore?: number; limit: number; offset: number; withProfile: boolean }): Promise<{ people: RawPerson[]; total: number }> {
+      const { rows } = await db.raw(
+        `select candidate_id, summary->>'first_name' || ' ' || (summary->>'last_name') as name, score,
+                score_breakdown::text as breakdown_json, ${opts.withProfile ? 'profile::text' : 'null'} as profile_json,
+                count(*) over () as total
+           from search_people
+          where search_id = ? and status = 'scored' ${opts.minScore === undefined ? '' : 'and score >= ?'}
+          order by score desc, seq asc
+          limit ? offset ?`,
+        [searchId, ...(opts.minScore === undefined ? [] : [opts.minScore]), opts.limit, opts.offset],
+      );
+      return { people: rows, total: rows.length ? Number(rows[0].total) : 0 };
     },
     /** Every person returned, in order, in batches of `batch` by seq (constant memory for exports). */
     async *records(searchId: string, batch = 1000): AsyncGenerator<PersonRow[]> {

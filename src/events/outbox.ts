@@ -23,7 +23,9 @@ export interface OutboxEvent {
  */
 export async function writeEvent(trx: Db, event: OutboxEvent): Promise<string | null> {
   const rows = await trx('outbox_events')
-    .insert({ id: newEventId(), workspace_id: event.workspaceId, type: event.type, data: event.data, dedupe_key: event.dedupeKey })
+    // clock_timestamp, not now(): a transaction that waited for a lock writes a later created_at,
+    // so created_at follows the order in which changes really happened (receivers sort by it).
+    .insert({ id: newEventId(), workspace_id: event.workspaceId, type: event.type, data: event.data, dedupe_key: event.dedupeKey, created_at: trx.raw('clock_timestamp()') })
     .onConflict('dedupe_key')
     .ignore()
     .returning('id');

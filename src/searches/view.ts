@@ -1,4 +1,4 @@
-import type { PersonRow, SearchRow } from '../db/search.repository';
+import type { RawPerson, SearchRow } from '../db/search.repository';
 import { searchLinks } from '../events/links';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -45,14 +45,7 @@ export function searchResource(search: SearchRow, baseUrl: string) {
   };
 }
 
-/** A person of GET /searches/{id}/people. */
-export function personResource(row: PersonRow, withProfile: boolean) {
-  const s = row.summary as { first_name: string; last_name: string };
-  return {
-    id: row.candidate_id,
-    name: `${s.first_name} ${s.last_name}`,
-    score: row.score,
-    score_breakdown: row.score_breakdown,
-    ...(withProfile ? { profile: row.profile } : {}),
-  };
+/** A person of GET /searches/{id}/people, as JSON text (profile and breakdown spliced in raw). */
+export function personJson(row: RawPerson, withProfile: boolean): string {
+  return `{"id":${JSON.stringify(row.candidate_id)},"name":${JSON.stringify(row.name)},"score":${row.score},"score_breakdown":${row.breakdown_json ?? 'null'}${withProfile ? `,"profile":${row.profile_json ?? 'null'}` : ''}}`;
 }
