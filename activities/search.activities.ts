@@ -1,7 +1,10 @@
-import { Context } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { StopReason } from '../src/db/search.repository';
 import { databaseProfileSource } from '../src/providers/database-profile-source';
+import { AppError } from '../src/domain/errors';
+import { runDatabasePass } from '../src/searches/database-pass';
 import { claimSlot, completePass, failPass, processPage, type PassRef } from '../src/searches/pass';
+import { applyScoring } from '../src/searches/rescoring';
 import type { ActivityDeps } from './deps';
 
 export function searchActivities({ db, config }: ActivityDeps) {
@@ -17,5 +20,15 @@ export function searchActivities({ db, config }: ActivityDeps) {
     },
     completeSearchPass: (ref: PassRef & { stopReason: StopReason }) => completePass(db, ref, baseUrl),
     failSearchPass: (ref: PassRef & { reason: string; stopReason?: StopReason }) => failPass(db, ref, baseUrl),
+    runDatabasePass: (ref: PassRef) => runDatabasePass(db, ref, baseUrl),
+    async applyScoringChange(input: { searchId: string; body: unknown; requestId: string }) {
+      try {
+        return await applyScoring(db, { ...input, baseUrl });
+      } catch (err) {
+        // A refusal (e.g. the search started a new pass meanwhile) is final, not worth retrying.
+        if (err instanceof AppError) throw ApplicationFailure.nonRetryable(err.message, err.code ?? 'AppError', { status: err.status, details: err.details });
+        throw err;
+      }
+    },
   };
 }

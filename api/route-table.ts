@@ -3,8 +3,10 @@ import { catalogRoutes } from './routes/catalog.routes';
 import { healthRoutes } from './routes/health.routes';
 import { projectRoutes } from './routes/projects.routes';
 import { referenceRoutes } from './routes/reference.routes';
+import { searchPassRoutes } from './routes/search-passes.routes';
 import { searchRoutes } from './routes/searches.routes';
 import { shortlistRoutes } from './routes/shortlist.routes';
+import { webhookRoutes } from './routes/webhooks.routes';
 
 /** Every key-API route, in catalog order. Registers the router, feeds /actions and OpenAPI. */
-export const routeTable: RouteDef[] = [...healthRoutes, ...catalogRoutes, ...projectRoutes, ...searchRoutes, ...shortlistRoutes, ...referenceRoutes];
+export const routeTable: RouteDef[] = [...healthRoutes, ...catalogRoutes, ...projectRoutes, ...searchRoutes, ...searchPassRoutes, ...shortlistRoutes, ...referenceRoutes, ...webhookRoutes];

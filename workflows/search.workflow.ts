@@ -1,5 +1,6 @@
 import { ApplicationFailure, condition, getExternalWorkflowHandle, isCancellation, proxyActivities, setHandler, CancellationScope } from '@temporalio/workflow';
 import type { Activities } from '../activities';
+import { workflowIds } from '../src/temporal/workflow-ids';
 import { progressQuery, slotFreedSignal, type SearchProgress } from './messages';
 
 const { claimSearchSlot, completeSearchPass, failSearchPass } = proxyActivities<Activities>({
@@ -29,9 +30,9 @@ export async function searchWorkflow(input: SearchPassInput): Promise<SearchProg
     woken = true;
   });
 
-  const wakeWaiting = async (workflowIds: string[]) => {
-    for (const id of workflowIds) {
-      if (id === `search-${input.searchId}-pass-${input.pass}`) continue;
+  const wakeWaiting = async (waiting: string[]) => {
+    for (const id of waiting) {
+      if (id === workflowIds.searchPass(input.searchId, input.pass)) continue;
       await getExternalWorkflowHandle(id).signal(slotFreedSignal).catch(() => undefined);
     }
   };

@@ -101,7 +101,7 @@ export const searchRoutes = defineRoutes([
     proposable: false,
     async handler(ctx, { db, config }) {
       const search = await findSearchOr404(db, authOf(ctx).workspace.id, ctx.params.searchId);
-      sendData(ctx, searchResource(search, config.publicBaseUrl));
+      sendData(ctx, searchResource(search, config.publicBaseUrl, await searchRepository(db).lastPass(search.id)));
     },
   },
   {

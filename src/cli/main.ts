@@ -4,6 +4,7 @@ import { migrateLatest } from '../db/migrate';
 import { adminCommands } from './admin.commands';
 import { parseArgs, UsageError } from './args';
 import { opsCommands } from './ops.commands';
+import { webhookCommands } from './webhooks.commands';
 
 /**
  * The operator CLI: `npm run cli -- <group> <command> [options]`. Bad usage prints one line and
@@ -26,6 +27,7 @@ const commands: Record<string, Command> = {
   },
   ...adminCommands,
   ...opsCommands,
+  ...webhookCommands,
 };
 
 const USAGE = `usage: npm run cli -- <command> [options]
@@ -39,7 +41,8 @@ commands:
   credits grant --workspace ID --amount N [--bucket workspace|contract_pool] [--json]
   corpus load [--size N] [--seed S] [--json]
   searches watch SEARCH_ID [--interval MS]
-  shares expire PROJECT_ID [--at ISO | --clear] [--json]`;
+  shares expire PROJECT_ID [--at ISO | --clear] [--json]
+  webhooks redeliver DELIVERY_ID [--json]`;
 
 export async function runCli(
   argv: string[],

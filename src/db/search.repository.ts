@@ -1,5 +1,7 @@
 import type { Db } from './knex';
 import type { ResolvedCriteria } from '../domain/criteria';
+import type { ScoringWeights } from '../domain/scoring';
+import type { PassRow } from '../searches/pass';
 
 export type SearchStatus = 'queued' | 'running' | 'complete' | 'failed';
 export type StopReason = 'target_reached' | 'pool_exhausted' | 'read_budget_reached' | 'error' | 'cancelled';
@@ -24,6 +26,8 @@ export interface SearchRow {
   pages_fetched: number;
   pass_count: number;
   failure_reason: string | null;
+  /** Weights of an applied scoring change; null means the defaults. */
+  scoring_weights: Partial<ScoringWeights> | null;
   created_at: Date;
   started_at: Date | null;
   closed_at: Date | null;
@@ -58,6 +62,9 @@ export function searchRepository(db: Db) {
     },
     async findInWorkspace(workspaceId: string, id: string): Promise<SearchRow | undefined> {
       return db('searches').where({ workspace_id: workspaceId, id }).first();
+    },
+    async lastPass(searchId: string): Promise<PassRow | undefined> {
+      return db('search_passes').where({ search_id: searchId }).orderBy('pass', 'desc').first();
     },
     async listForProject(projectId: string): Promise<SearchRow[]> {
       return db('searches').where({ project_id: projectId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);

@@ -83,7 +83,7 @@ function resolveCriteria(body: LaunchBody): { criteria: ResolvedCriteria; jdText
   return { criteria: parsed.criteria, jdText: body.jd_text ?? null, confidence: extraction?.confidence ?? null };
 }
 
-function planCheck(workspace: Workspace): void {
+export function planCheck(workspace: Workspace): void {
   if (!workspace.plan) throw new AppError('plan_required', 402, 'The workspace has no plan; choose a plan to launch searches');
   if (!workspace.plan_active || (workspace.plan_expires_at && new Date(workspace.plan_expires_at).getTime() <= Date.now())) {
     throw new AppError('no_active_plan', 402, 'The workspace plan is not active');
@@ -150,6 +150,7 @@ export async function launchSearch(db: Db, req: LaunchRequest): Promise<LaunchRe
         funding_bucket: bucket,
       })
       .returning('*');
+    await trx('search_passes').insert({ search_id: search.id, pass: 1, kind: 'launch', criteria, status: 'queued' });
     await trx('idempotency_keys').insert({ workspace_id: workspace.id, key: idempotencyKey, route: LAUNCH_ROUTE, project_id: project.id, body_hash: bodyHash, search_id: search.id });
     await ledger.append({ workspaceId: workspace.id, bucket, delta: -1, reason: 'search:launch', uniqueKey: reserveKey(search.id, 1) });
     // Only a launch that has to wait its turn is "queued" for subscribers.

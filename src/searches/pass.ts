@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { creditLedgerRepository } from '../db/credit-ledger.repository';
 import type { Db } from '../db/knex';
-import type { Outcome, SearchRow, StopReason } from '../db/search.repository';
+import type { Outcome, SearchRow, SearchStatus, StopReason } from '../db/search.repository';
+import type { ResolvedCriteria } from '../domain/criteria';
 import type { Workspace } from '../db/workspace.repository';
 import { scoreProfile } from '../domain/scoring';
 import { writeEvent } from '../events/outbox';
 import { PAGE_SIZE, type ProfileSource } from '../providers/profile-source';
 import { refundKey, reserveKey } from './launch';
 import { searchEventData } from './view';
+import { workflowIds } from '../temporal/workflow-ids';
 import { shortlistSnapshot, writeShortlistChanged } from '../shortlist/shortlist';
 
 /**
@@ -42,7 +44,6 @@ async function candidateIds(trx: Db, projectId: string, personIds: string[]): Pr
   return new Map(rows.map((r) => [r.person_id, r.id]));
 }
 
-export const searchWorkflowId = (searchId: string, pass: number) => `search-${searchId}-pass-${pass}`;
 
 /**
  * Takes a running slot for the pass when the workspace has one free and no older search waits
@@ -62,53 +63,75 @@ export async function claimSlot(db: Db, ref: PassRef, baseUrl: string): Promise<
       .andWhere((q) => q.where('created_at', '<', current.created_at).orWhere((q2) => q2.where('created_at', '=', current.created_at).andWhere('id', '<', current.id)))
       .first('id');
     if (Number(running) >= workspace.max_concurrent_searches || older) return { claimed: false };
-    const [started]: SearchRow[] = await trx('searches').where({ id: ref.searchId }).update({ status: 'running', started_at: trx.fn.now() }).returning('*');
+    const [started]: SearchRow[] = await trx('searches').where({ id: ref.searchId }).update({ status: 'running', started_at: trx.raw('coalesce(started_at, now())') }).returning('*');
+    await trx('search_passes').where({ search_id: ref.searchId, pass: ref.pass }).update({ status: 'running' });
     await writeEvent(trx, { workspaceId: workspace.id, type: 'search.started', data: searchEventData(started, baseUrl), dedupeKey: `search.started:${ref.searchId}:${ref.pass}` });
     return { claimed: true };
   });
 }
 
-function stopReasonAfter(search: SearchRow, returned: number): StopReason | null {
-  if (search.shortlisted >= search.criteria.target) return 'target_reached';
+export interface PassRow {
+  search_id: string;
+  pass: number;
+  kind: 'launch' | 'expansion' | 'database_pass';
+  level: number | null;
+  criteria: ResolvedCriteria;
+  broadening: unknown;
+  status: SearchStatus;
+  profiles_read: number;
+  delivered: number;
+  shortlisted: number;
+  stop_reason: StopReason | null;
+  outcome: Outcome | null;
+  previous: Pick<SearchRow, 'outcome' | 'stop_reason' | 'closed_at'> | null;
+}
+
+const findPass = (db: Db, ref: PassRef): Promise<PassRow> => db('search_passes').where({ search_id: ref.searchId, pass: ref.pass }).first();
+
+/** The pass reads within its own budget; the target counts everyone the search has shortlisted. */
+function stopReasonAfter(search: SearchRow, pass: PassRow, returned: number): StopReason | null {
+  if (search.shortlisted >= pass.criteria.target) return 'target_reached';
   if (returned < PAGE_SIZE) return 'pool_exhausted';
-  if (search.profiles_read >= search.criteria.read_budget) return 'read_budget_reached';
+  if (pass.profiles_read >= pass.criteria.read_budget) return 'read_budget_reached';
   return null;
 }
 
-const outcomeOf = (search: SearchRow): PageOutcome => ({
-  returned: 0,
-  read: 0,
+const outcomeOf = (search: SearchRow, pass: PassRow, returned: number, read: number): PageOutcome => ({
+  returned,
+  read,
   profilesRead: search.profiles_read,
   delivered: search.delivered,
   shortlisted: search.shortlisted,
-  stop: null,
+  stop: stopReasonAfter(search, pass, returned),
 });
 
 /**
- * One result page: fetch it, read profiles while the budget lasts, score them, auto-shortlist at
- * the threshold up to the target, and record everyone returned. A page already recorded (a
+ * One result page: fetch it, read profiles while the pass's budget lasts, score them,
+ * auto-shortlist at the threshold up to the target, and record everyone returned who is new to
+ * the search (people found by an earlier pass stay as they are). A page already recorded (a
  * retried activity) is not processed again.
  */
 export async function processPage(db: Db, source: ProfileSource, ref: PassRef & { page: number }, heartbeat: () => void = () => undefined): Promise<PageOutcome> {
-  const search: SearchRow = await db('searches').where({ id: ref.searchId }).first();
+  const [search, pass]: [SearchRow, PassRow] = await Promise.all([db('searches').where({ id: ref.searchId }).first(), findPass(db, ref)]);
   const done = await db('search_pages').where({ search_id: ref.searchId, pass: ref.pass, page: ref.page }).first();
-  if (done) return { ...outcomeOf(search), returned: done.returned, read: done.read, stop: stopReasonAfter(search, done.returned) };
+  if (done) return outcomeOf(search, pass, done.returned, done.read);
 
-  const { criteria } = search;
+  const { criteria } = pass;
   const results = await source.searchPage(criteria, ref.page, PAGE_SIZE);
   heartbeat();
   const known = new Set<string>(
     (await db('search_people').where({ search_id: ref.searchId }).whereIn('person_id', results.map((r) => r.person_id)).select('person_id')).map((r: { person_id: string }) => r.person_id),
   );
   const fresh = results.filter((r) => !known.has(r.person_id));
-  const budget = Math.max(0, criteria.read_budget - search.profiles_read);
+  const budget = Math.max(0, criteria.read_budget - pass.profiles_read);
   const profiles = await source.readProfiles(fresh.slice(0, budget).map((r) => r.person_id));
   heartbeat();
 
   return db.transaction(async (trx) => {
     const locked: SearchRow = await trx('searches').where({ id: ref.searchId }).forUpdate().first();
+    const lockedPass = await findPass(trx, ref);
     const again = await trx('search_pages').where({ search_id: ref.searchId, pass: ref.pass, page: ref.page }).first();
-    if (again) return { ...outcomeOf(locked), returned: again.returned, read: again.read, stop: stopReasonAfter(locked, again.returned) };
+    if (again) return outcomeOf(locked, lockedPass, again.returned, again.read);
 
     const ids = await candidateIds(trx, locked.project_id, fresh.map((r) => r.person_id));
     const alreadyListed = new Set<string>(
@@ -120,6 +143,7 @@ export async function processPage(db: Db, source: ProfileSource, ref: PassRef & 
     let shortlisted = locked.shortlisted;
     const rows = [];
     const toShortlist: string[] = [];
+    const weights = locked.scoring_weights ?? undefined;
     for (const result of fresh) {
       const profile = profiles.get(result.person_id);
       const canRead = profile && read < budget && shortlisted < criteria.target;
@@ -128,7 +152,7 @@ export async function processPage(db: Db, source: ProfileSource, ref: PassRef & 
       let breakdown: unknown = null;
       if (canRead) {
         read += 1;
-        const scored = scoreProfile(profile, criteria);
+        const scored = scoreProfile(profile, criteria, weights);
         score = scored.score;
         breakdown = scored.breakdown;
         if (score >= criteria.shortlist_threshold && shortlisted < criteria.target && !alreadyListed.has(candidateId)) {
@@ -158,7 +182,7 @@ export async function processPage(db: Db, source: ProfileSource, ref: PassRef & 
     if (toShortlist.length) {
       await trx('projects').where({ id: locked.project_id }).forUpdate().first(); // shortlist changes serialise on the project
       const inserted = await trx('shortlist_members')
-        .insert(toShortlist.map((candidateId) => ({ project_id: locked.project_id, candidate_id: candidateId, search_id: ref.searchId, pass: ref.pass, source: 'search' })))
+        .insert(toShortlist.map((candidateId) => ({ project_id: locked.project_id, candidate_id: candidateId, search_id: ref.searchId, pass: ref.pass, source: ref.pass === 1 ? 'search' : 'expansion' })))
         .onConflict(['project_id', 'candidate_id'])
         .ignore()
         .returning('candidate_id');
@@ -173,20 +197,24 @@ export async function processPage(db: Db, source: ProfileSource, ref: PassRef & 
         pages_fetched: locked.pages_fetched + 1,
       })
       .returning('*');
+    const [updatedPass]: PassRow[] = await trx('search_passes')
+      .where({ search_id: ref.searchId, pass: ref.pass })
+      .update({ profiles_read: lockedPass.profiles_read + read, delivered: lockedPass.delivered + read, shortlisted: lockedPass.shortlisted + added })
+      .returning('*');
     await trx('search_pages').insert({ search_id: ref.searchId, pass: ref.pass, page: ref.page, returned: results.length, read });
-    return { returned: results.length, read, profilesRead: updated.profiles_read, delivered: updated.delivered, shortlisted: updated.shortlisted, stop: stopReasonAfter(updated, results.length) };
+    return outcomeOf(updated, updatedPass, results.length, read);
   });
 }
 
-function outcomeFor(search: SearchRow): Outcome {
+function outcomeFor(search: SearchRow, pass: PassRow): Outcome {
   if (search.delivered === 0) return 'No results';
-  return search.shortlisted >= search.criteria.target ? 'Shortlist ready' : 'Poor yield';
+  return search.shortlisted >= pass.criteria.target ? 'Shortlist ready' : 'Poor yield';
 }
 
 /** Workflow ids of searches waiting in the workspace, oldest first, to wake when a slot frees. */
 async function waitingWorkflows(trx: Db, workspaceId: string): Promise<string[]> {
   const rows: { id: string; pass_count: number }[] = await trx('searches').where({ workspace_id: workspaceId, status: 'queued' }).orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(10).select('id', 'pass_count');
-  return rows.map((r) => searchWorkflowId(r.id, r.pass_count));
+  return rows.map((r) => workflowIds.searchPass(r.id, r.pass_count));
 }
 
 /** Closes the pass: status, outcome, stop reason; search.completed and, when the list changed, shortlist.changed. */
@@ -194,10 +222,12 @@ export async function completePass(db: Db, ref: PassRef & { stopReason: StopReas
   return db.transaction(async (trx) => {
     const search: SearchRow = await trx('searches').where({ id: ref.searchId }).forUpdate().first();
     if (search.status === 'running') {
+      const outcome = outcomeFor(search, await findPass(trx, ref));
       const [closed]: SearchRow[] = await trx('searches')
         .where({ id: ref.searchId })
-        .update({ status: 'complete', outcome: outcomeFor(search), stop_reason: ref.stopReason, closed_at: trx.fn.now() })
+        .update({ status: 'complete', outcome, stop_reason: ref.stopReason, closed_at: trx.fn.now() })
         .returning('*');
+      await trx('search_passes').where({ search_id: ref.searchId, pass: ref.pass }).update({ status: 'complete', outcome, stop_reason: ref.stopReason, closed_at: trx.fn.now() });
       await writeEvent(trx, { workspaceId: closed.workspace_id, type: 'search.completed', data: searchEventData(closed, baseUrl), dedupeKey: `search.completed:${closed.id}:${ref.pass}` });
       const added: string[] = (await trx('shortlist_members').where({ search_id: closed.id, pass: ref.pass }).select('candidate_id')).map((r: { candidate_id: string }) => r.candidate_id);
       if (added.length) {
@@ -218,20 +248,30 @@ export async function completePass(db: Db, ref: PassRef & { stopReason: StopReas
   });
 }
 
-/** Marks the pass failed (outcome null), gives its credit back exactly once, emits search.failed. */
+/**
+ * A failed pass gives its credit back exactly once. A failed launch leaves the search failed
+ * (outcome null, search.failed); a failed later pass puts the search back as it was before it.
+ */
 export async function failPass(db: Db, ref: PassRef & { reason: string; stopReason?: StopReason }, baseUrl: string): Promise<{ wake: string[] }> {
   return db.transaction(async (trx) => {
     const search: SearchRow = await trx('searches').where({ id: ref.searchId }).forUpdate().first();
-    if (search.status === 'queued' || search.status === 'running') {
-      const [failed]: SearchRow[] = await trx('searches')
-        .where({ id: ref.searchId })
-        .update({ status: 'failed', outcome: null, stop_reason: ref.stopReason ?? 'error', failure_reason: ref.reason.slice(0, 500), closed_at: trx.fn.now() })
-        .returning('*');
+    const pass = await findPass(trx, ref);
+    if (pass.status === 'queued' || pass.status === 'running') {
+      const stopReason = ref.stopReason ?? 'error';
+      await trx('search_passes').where({ search_id: ref.searchId, pass: ref.pass }).update({ status: 'failed', stop_reason: stopReason, failure_reason: ref.reason.slice(0, 500), closed_at: trx.fn.now() });
       const reserved = await trx('credit_ledger').where({ unique_key: reserveKey(search.id, ref.pass) }).first();
       if (reserved) {
         await creditLedgerRepository(trx).append({ workspaceId: search.workspace_id, bucket: reserved.bucket, delta: -reserved.delta, reason: 'search:refund', uniqueKey: refundKey(search.id, ref.pass) });
       }
-      await writeEvent(trx, { workspaceId: failed.workspace_id, type: 'search.failed', data: searchEventData(failed, baseUrl), dedupeKey: `search.failed:${failed.id}:${ref.pass}` });
+      if (ref.pass === 1) {
+        const [failed]: SearchRow[] = await trx('searches')
+          .where({ id: ref.searchId })
+          .update({ status: 'failed', outcome: null, stop_reason: stopReason, failure_reason: ref.reason.slice(0, 500), closed_at: trx.fn.now() })
+          .returning('*');
+        await writeEvent(trx, { workspaceId: failed.workspace_id, type: 'search.failed', data: searchEventData(failed, baseUrl), dedupeKey: `search.failed:${failed.id}:${ref.pass}` });
+      } else {
+        await trx('searches').where({ id: ref.searchId }).update({ status: 'complete', ...(pass.previous ?? {}) });
+      }
     }
     return { wake: await waitingWorkflows(trx, search.workspace_id) };
   });

@@ -1,4 +1,5 @@
 import type { RawPerson, SearchRow } from '../db/search.repository';
+import type { PassRow } from './pass';
 import { searchLinks } from '../events/links';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -19,8 +20,25 @@ export function searchEventData(search: SearchRow, baseUrl: string) {
   };
 }
 
+/** The latest pass of a search as its record shows it (expansions, database passes). */
+export function passResource(pass: PassRow) {
+  return {
+    pass: pass.pass,
+    kind: pass.kind,
+    level: pass.level,
+    status: pass.status,
+    profiles_read: pass.profiles_read,
+    delivered: pass.delivered,
+    shortlisted: pass.shortlisted,
+    stop_reason: pass.stop_reason,
+    outcome: pass.outcome,
+    broadening: pass.broadening,
+    criteria: pass.criteria,
+  };
+}
+
 /** The search record of the key API (GET /searches/{id}, launch responses, project search lists). */
-export function searchResource(search: SearchRow, baseUrl: string) {
+export function searchResource(search: SearchRow, baseUrl: string, lastPass?: PassRow) {
   return {
     id: search.id,
     search_id: search.id,
@@ -41,6 +59,7 @@ export function searchResource(search: SearchRow, baseUrl: string) {
     created_at: iso(search.created_at),
     started_at: iso(search.started_at),
     closed_at: iso(search.closed_at),
+    ...(lastPass ? { last_pass: passResource(lastPass) } : {}),
     links: searchLinks(baseUrl, search.id, search.project_id),
   };
 }

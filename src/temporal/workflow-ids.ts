@@ -1,4 +1,11 @@
-/** Deterministic workflow ids (DESIGN.md §4): a repeated start of the same work is refused by Temporal. */
+/**
+ * Deterministic workflow ids (DESIGN.md §4): a repeated start of the same work is refused by
+ * Temporal, and support staff can find a workflow from the ids they already have.
+ * Pure module: imported by workflow code too.
+ */
 export const workflowIds = {
   healthProbe: (probeId: string) => `health-probe-${probeId}`,
+  searchPass: (searchId: string, pass: number) => `search-${searchId}-pass-${pass}`,
+  expansion: (projectId: string, attempt: number) => `expansion-${projectId}-${attempt}`,
+  rescore: (searchId: string, requestId: string) => `rescore-${searchId}-${requestId}`,
 };

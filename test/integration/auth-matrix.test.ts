@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { projectRepository } from '../../src/db/project.repository';
 import { apiKeyRepository } from '../../src/db/api-key.repository';
+import { webhookRepository } from '../../src/db/webhook.repository';
 import { routeTable } from '../../api/route-table';
 import type { RouteDef } from '../../api/route-def';
 import { keyFor, workspaceWithKey, type KeyFixture } from '../support/fixtures';
@@ -48,10 +49,13 @@ beforeAll(async () => {
   const [otherSearch] = await stack.db('searches')
     .insert({ id: randomUUID(), workspace_id: other.workspace.id, project_id: otherProject.id, status: 'complete', criteria: JSON.stringify({ family: 'design' }), funding_bucket: 'workspace' })
     .returning('id');
+  const otherWebhook = (await webhookRepository(stack.db).createWithinLimit({ id: randomUUID(), workspace_id: other.workspace.id, url: 'https://93.184.215.14/hook', events: ['*'], secret_ciphertext: 'v1.x.x.x', secret_last4: 'abcd' }, 10))!;
   foreignIds = {
     projectId: { id: otherProject.id, code: 'project_not_found' },
     searchId: { id: otherSearch.id, code: 'search_not_found' },
     candidateId: { id: randomUUID(), code: 'candidate_not_found' },
+    webhookId: { id: otherWebhook.id, code: 'webhook_not_found' },
+    deliveryId: { id: randomUUID(), code: 'delivery_not_found' },
   };
 });
 afterAll(() => stack.stop());

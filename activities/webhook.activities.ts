@@ -1,0 +1,29 @@
+import { Context } from '@temporalio/activity';
+import type { AttemptInput, OutboxSweepInput } from '../src/webhooks/contract';
+import { attemptDelivery } from '../src/webhooks/delivery';
+import { listenAndDispatch } from '../src/webhooks/dispatcher';
+import { drainOutbox } from '../src/webhooks/fanout';
+import { deliveryStarter } from '../src/webhooks/temporal';
+import type { ActivityDeps } from './deps';
+
+export function webhookActivities({ db, config, logger }: ActivityDeps) {
+  const deliveryDeps = { db, secretsKey: config.secretsKey, policy: { allowedCidrs: config.webhookAllowedPrivateCidrs } };
+  return {
+    /** One POST of one delivery and its record; HTTP outcomes are results, not failures. */
+    attemptWebhookDelivery: (input: AttemptInput) => attemptDelivery(deliveryDeps, input),
+
+    /** The outbox dispatcher: fans out new events as they commit, for `runSeconds`. */
+    async runOutboxDispatcher(input: OutboxSweepInput): Promise<void> {
+      const ctx = Context.current();
+      const start = deliveryStarter(ctx.client, ctx.info.taskQueue);
+      await listenAndDispatch({
+        databaseUrl: config.databaseUrl,
+        runMs: input.runSeconds * 1000,
+        dispatch: () => drainOutbox(db, start, config.webhookRetryScheduleSeconds),
+        heartbeat: () => ctx.heartbeat(),
+        signal: ctx.cancellationSignal,
+        logger,
+      });
+    },
+  };
+}

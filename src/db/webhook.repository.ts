@@ -1,0 +1,298 @@
+import { randomUUID } from 'node:crypto';
+import type { AttemptOutcome, AttemptTrigger, DeliveryStatus } from '../webhooks/contract';
+import type { Db } from './knex';
+
+export interface WebhookEndpointRow {
+  id: string;
+  workspace_id: string;
+  url: string;
+  events: string[];
+  secret_ciphertext: string;
+  secret_last4: string;
+  enabled: boolean;
+  disabled_reason: string | null;
+  disabled_at: Date | null;
+  consecutive_abandons: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface WebhookDeliveryRow {
+  id: string;
+  workspace_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  next_retry_at: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  redeliveries: number;
+  created_at: Date;
+  updated_at: Date;
+  delivered_at: Date | null;
+}
+
+export interface WebhookAttemptRow {
+  id: string;
+  delivery_id: string;
+  number: number;
+  attempt_key: string;
+  trigger: AttemptTrigger;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  response_excerpt: string | null;
+  created_at: Date;
+}
+
+/** What one attempt needs: the delivery, its endpoint and its event. */
+export interface AttemptContext {
+  delivery: WebhookDeliveryRow;
+  endpoint: WebhookEndpointRow;
+  event: { id: string; workspace_id: string; type: string; data: Record<string, unknown>; created_at: Date };
+}
+
+export interface AttemptResult {
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  excerpt: string | null;
+}
+
+export interface ClaimedEvent {
+  id: string;
+  workspace_id: string;
+  type: string;
+}
+
+export interface UnstartedDelivery {
+  id: string;
+  workspace_id: string;
+  event_id: string;
+  event_type: string;
+}
+
+export type EndpointChanges = Partial<Pick<WebhookEndpointRow, 'url' | 'events' | 'enabled'>>;
+
+const DELIVERY_COLUMNS = ['d.*', 'e.type as event_type'];
+
+export function webhookRepository(db: Db) {
+  const deliveries = () => db('webhook_deliveries as d').join('outbox_events as e', 'e.id', 'd.event_id');
+
+  return {
+    // --- endpoints -------------------------------------------------------------------------
+
+    /**
+     * Inserts an endpoint unless the workspace already has `limit`. The workspace row lock makes
+     * the count exact under concurrent creations. Returns null when the limit is reached.
+     */
+    async createWithinLimit(row: Pick<WebhookEndpointRow, 'id' | 'workspace_id' | 'url' | 'events' | 'secret_ciphertext' | 'secret_last4'>, limit: number): Promise<WebhookEndpointRow | null> {
+      return db.transaction(async (trx) => {
+        await trx('workspaces').where({ id: row.workspace_id }).forUpdate().first('id');
+        const [{ n }] = await trx('webhook_endpoints').where({ workspace_id: row.workspace_id }).count({ n: '*' });
+        if (Number(n) >= limit) return null;
+        const [created] = await trx('webhook_endpoints')
+          .insert({ ...row, events: JSON.stringify(row.events) })
+          .returning('*');
+        return created;
+      });
+    },
+    async listForWorkspace(workspaceId: string): Promise<WebhookEndpointRow[]> {
+      return db('webhook_endpoints').where({ workspace_id: workspaceId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+    },
+    async find(id: string): Promise<WebhookEndpointRow | undefined> {
+      return db('webhook_endpoints').where({ id }).first();
+    },
+    async findInWorkspace(workspaceId: string, id: string): Promise<WebhookEndpointRow | undefined> {
+      return db('webhook_endpoints').where({ workspace_id: workspaceId, id }).first();
+    },
+    /** Re-enabling clears the abandon count and the reason the service gave for turning it off. */
+    async update(id: string, changes: EndpointChanges): Promise<WebhookEndpointRow> {
+      const patch: Record<string, unknown> = { updated_at: db.fn.now() };
+      if (changes.url !== undefined) patch.url = changes.url;
+      if (changes.events !== undefined) patch.events = JSON.stringify(changes.events);
+      if (changes.enabled === true) Object.assign(patch, { enabled: true, consecutive_abandons: 0, disabled_reason: null, disabled_at: null });
+      if (changes.enabled === false) Object.assign(patch, { enabled: false, disabled_at: db.raw('coalesce(disabled_at, now())') });
+      const [row] = await db('webhook_endpoints').where({ id }).update(patch).returning('*');
+      return row;
+    },
+    async delete(id: string): Promise<void> {
+      await db('webhook_endpoints').where({ id }).delete();
+    },
+
+    // --- deliveries ------------------------------------------------------------------------
+
+    async listDeliveries(endpointId: string, opts: { status?: DeliveryStatus; limit: number; offset: number }): Promise<{ deliveries: WebhookDeliveryRow[]; total: number }> {
+      const filtered = () => deliveries().where('d.endpoint_id', endpointId).modify((q) => (opts.status ? q.where('d.status', opts.status) : q));
+      const [rows, [{ n }]] = await Promise.all([
+        filtered().select(DELIVERY_COLUMNS).orderBy([{ column: 'd.created_at', order: 'desc' }, { column: 'd.id', order: 'desc' }]).limit(opts.limit).offset(opts.offset),
+        filtered().count({ n: '*' }),
+      ]);
+      return { deliveries: rows, total: Number(n) };
+    },
+    async findDelivery(id: string): Promise<WebhookDeliveryRow | undefined> {
+      return deliveries().where('d.id', id).first(DELIVERY_COLUMNS);
+    },
+    async findDeliveryOfEndpoint(endpointId: string, id: string): Promise<WebhookDeliveryRow | undefined> {
+      return deliveries().where({ 'd.id': id, 'd.endpoint_id': endpointId }).first(DELIVERY_COLUMNS);
+    },
+    async findDeliveryByEvent(eventId: string, endpointId: string): Promise<WebhookDeliveryRow | undefined> {
+      return deliveries().where({ 'd.event_id': eventId, 'd.endpoint_id': endpointId }).first(DELIVERY_COLUMNS);
+    },
+    async attempts(deliveryId: string): Promise<WebhookAttemptRow[]> {
+      return db('webhook_delivery_attempts').where({ delivery_id: deliveryId }).orderBy('number');
+    },
+    /** Numbers the one-attempt workflows of manual redeliveries (their ids must be unique). */
+    async nextRedelivery(id: string): Promise<number> {
+      const [row] = await db('webhook_deliveries').where({ id }).increment('redeliveries', 1).returning('redeliveries');
+      return row.redeliveries;
+    },
+
+    // --- fan-out ---------------------------------------------------------------------------
+
+    /** Undispatched events, oldest first, locked so a concurrent sweep skips them. Call in a transaction. */
+    async claimUndispatched(limit: number, eventIds?: string[]): Promise<ClaimedEvent[]> {
+      return db('outbox_events')
+        .whereNull('dispatched_at')
+        .modify((q) => (eventIds ? q.whereIn('id', eventIds) : q))
+        .orderBy('created_at')
+        .limit(limit)
+        .forUpdate()
+        .skipLocked()
+        .select('id', 'workspace_id', 'type');
+    },
+    /**
+     * One delivery per (event, enabled subscribed endpoint of its workspace that existed when the
+     * event was written). `webhook.test` goes only to the endpoint it names. Set-based, so the
+     * ids come from gen_random_uuid(); the unique (event, endpoint) makes a repeat a no-op.
+     */
+    async createDeliveries(eventIds: string[]): Promise<void> {
+      await db.raw(
+        `insert into webhook_deliveries (id, workspace_id, endpoint_id, event_id, status)
+         select gen_random_uuid(), e.workspace_id, w.id, e.id, 'pending'
+           from outbox_events e
+           join webhook_endpoints w on w.workspace_id = e.workspace_id and w.enabled and w.created_at <= e.created_at
+          where e.id = any(?::text[])
+            and case when e.type = 'webhook.test' then w.id::text = e.data->>'webhook_id'
+                     else w.events @> '["*"]'::jsonb or w.events @> jsonb_build_array(e.type) end
+         on conflict (event_id, endpoint_id) do nothing`,
+        [eventIds],
+      );
+    },
+    /** Deliveries of these events not attempted yet: their workflows may not have started. */
+    async unstartedDeliveries(eventIds: string[]): Promise<UnstartedDelivery[]> {
+      return deliveries()
+        .whereIn('d.event_id', eventIds)
+        .where({ 'd.status': 'pending', 'd.attempt_count': 0 })
+        .select('d.id', 'd.workspace_id', 'd.event_id', 'e.type as event_type');
+    },
+    async markDispatched(eventIds: string[]): Promise<void> {
+      await db('outbox_events').whereIn('id', eventIds).whereNull('dispatched_at').update({ dispatched_at: db.fn.now() });
+    },
+
+    // --- attempts --------------------------------------------------------------------------
+
+    async attemptContext(deliveryId: string): Promise<AttemptContext | undefined> {
+      const delivery = await this.findDelivery(deliveryId);
+      if (!delivery) return undefined;
+      const [endpoint, event] = await Promise.all([
+        db('webhook_endpoints').where({ id: delivery.endpoint_id }).first(),
+        db('outbox_events').where({ id: delivery.event_id }).first('id', 'workspace_id', 'type', 'data', 'created_at'),
+      ]);
+      return endpoint && event ? { delivery, endpoint, event } : undefined;
+    },
+    async findAttemptByKey(attemptKey: string): Promise<WebhookAttemptRow | undefined> {
+      return db('webhook_delivery_attempts').where({ attempt_key: attemptKey }).first();
+    },
+    /** A scheduled attempt that finds its endpoint off: no more attempts, and no abandon counted. */
+    async stopForDisabledEndpoint(deliveryId: string): Promise<DeliveryStatus | undefined> {
+      const [row] = await db('webhook_deliveries')
+        .where({ id: deliveryId })
+        .whereIn('status', ['pending', 'failed'])
+        .update({ status: 'abandoned', next_retry_at: null, last_error: 'endpoint disabled; no more attempts', updated_at: db.fn.now() })
+        .returning('status');
+      return row?.status;
+    },
+
+    /**
+     * Records an attempt and moves the delivery on, in one transaction under the delivery's row
+     * lock. An abandon increments the endpoint's counter atomically and turns the endpoint off at
+     * `disableAfter`; a delivered attempt resets the counter.
+     */
+    async recordAttempt(a: {
+      deliveryId: string;
+      attemptKey: string;
+      trigger: AttemptTrigger;
+      manualRedelivery: boolean;
+      result: AttemptResult;
+      retryInSeconds: number | null;
+      isTest: boolean;
+      disableAfter: number;
+      disabledReason: string;
+    }): Promise<AttemptOutcome> {
+      return db.transaction(async (trx) => {
+        const delivery: WebhookDeliveryRow | undefined = await trx('webhook_deliveries').where({ id: a.deliveryId }).forUpdate().first();
+        if (!delivery) return { status: 'stopped', retry: false };
+        const recorded = await trx('webhook_delivery_attempts').where({ attempt_key: a.attemptKey }).first('id');
+        if (recorded) return { status: delivery.status, retry: delivery.status === 'failed' && delivery.next_retry_at !== null };
+
+        const { result } = a;
+        const number = delivery.attempt_count + 1;
+        await trx('webhook_delivery_attempts').insert({
+          id: randomUUID(),
+          delivery_id: a.deliveryId,
+          number,
+          attempt_key: a.attemptKey,
+          trigger: a.trigger,
+          status_code: result.statusCode,
+          error: result.error,
+          duration_ms: Math.round(result.durationMs),
+          response_excerpt: result.excerpt,
+        });
+
+        let status: DeliveryStatus = delivery.status;
+        let retry = false;
+        let nextRetryAt: unknown = null;
+        if (result.ok) {
+          status = 'delivered';
+          await trx('webhook_endpoints').where({ id: delivery.endpoint_id }).whereNot('consecutive_abandons', 0).update({ consecutive_abandons: 0 });
+        } else if (a.manualRedelivery) {
+          nextRetryAt = delivery.next_retry_at;
+        } else if (a.retryInSeconds !== null) {
+          status = 'failed';
+          retry = true;
+          nextRetryAt = trx.raw(`now() + make_interval(secs => ?)`, [a.retryInSeconds]);
+        } else if (a.isTest) {
+          status = 'failed'; // a test is sent once and never retried; it does not count as abandoned
+        } else {
+          status = 'abandoned';
+          await trx.raw(
+            `update webhook_endpoints
+                set consecutive_abandons = consecutive_abandons + 1,
+                    enabled = enabled and consecutive_abandons + 1 < :limit,
+                    disabled_reason = case when enabled and consecutive_abandons + 1 >= :limit then :reason else disabled_reason end,
+                    disabled_at = case when enabled and consecutive_abandons + 1 >= :limit then now() else disabled_at end,
+                    updated_at = now()
+              where id = :id`,
+            { limit: a.disableAfter, reason: a.disabledReason, id: delivery.endpoint_id },
+          );
+        }
+        await trx('webhook_deliveries')
+          .where({ id: a.deliveryId })
+          .update({
+            status,
+            attempt_count: number,
+            next_retry_at: nextRetryAt,
+            last_status_code: result.statusCode,
+            last_error: result.error,
+            updated_at: trx.fn.now(),
+            ...(result.ok && !delivery.delivered_at ? { delivered_at: trx.fn.now() } : {}),
+          });
+        return { status, retry };
+      });
+    },
+  };
+}

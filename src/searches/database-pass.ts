@@ -1,0 +1,73 @@
+import type { Db } from '../db/knex';
+import type { SearchRow } from '../db/search.repository';
+import { AppError } from '../domain/errors';
+import type { PersonProfile } from '../domain/profile';
+import { scoreProfile } from '../domain/scoring';
+import { writeEvent } from '../events/outbox';
+import { followScores, storeScores } from './rescoring';
+import { searchEventData } from './view';
+
+/** 409 unless the search is complete: a new pass starts only from a finished search. */
+export function assertComplete(search: SearchRow): void {
+  if (search.status === 'queued' || search.status === 'running') throw new AppError('search_running', 409, 'The search is still running; try again once it has completed');
+  if (search.status !== 'complete') throw new AppError('search_not_finished', 409, `The search ended ${search.status}; only a completed search can take a new pass`);
+}
+
+/** Books a database pass: a new pass row, the search back to running. No credits. */
+export async function requestDatabasePass(db: Db, searchId: string): Promise<{ search: SearchRow; pass: number }> {
+  return db.transaction(async (trx) => {
+    const search: SearchRow = await trx('searches').where({ id: searchId }).forUpdate().first();
+    assertComplete(search);
+    const pass = search.pass_count + 1;
+    await trx('search_passes').insert({
+      search_id: search.id,
+      pass,
+      kind: 'database_pass',
+      criteria: search.criteria,
+      status: 'running',
+      previous: { outcome: search.outcome, stop_reason: search.stop_reason, closed_at: search.closed_at },
+    });
+    const [running]: SearchRow[] = await trx('searches').where({ id: search.id }).update({ status: 'running', pass_count: pass }).returning('*');
+    return { search: running, pass };
+  });
+}
+
+/**
+ * Re-scores the search's scored people against their latest stored profiles, lets the shortlist
+ * follow, and completes the pass (a new search.completed and a shortlist.changed, source
+ * database_pass). Running it again for the same pass changes nothing.
+ */
+export async function runDatabasePass(db: Db, ref: { searchId: string; pass: number }, baseUrl: string): Promise<{ rescored: number; refreshed: number }> {
+  return db.transaction(async (trx) => {
+    const search: SearchRow = await trx('searches').where({ id: ref.searchId }).forUpdate().first();
+    const pass = await trx('search_passes').where({ search_id: ref.searchId, pass: ref.pass }).first();
+    if (pass.status !== 'running') return { rescored: 0, refreshed: 0 };
+    const rows: { candidate_id: string; person_id: string; snapshot: PersonProfile; latest: PersonProfile | null }[] = (
+      await trx.raw(
+        `select sp.candidate_id, sp.person_id, sp.profile as snapshot, pp.profile as latest
+           from search_people sp left join people_profiles pp on pp.id = sp.person_id
+          where sp.search_id = ? and sp.status = 'scored'`,
+        [search.id],
+      )
+    ).rows;
+    const weights = search.scoring_weights ?? undefined;
+    let refreshed = 0;
+    const scores = rows.map((r) => {
+      const profile = r.latest ?? r.snapshot; // a person gone from the database keeps their last profile
+      if (r.latest && r.latest.updated_at !== r.snapshot.updated_at) refreshed += 1;
+      const scored = scoreProfile(profile, search.criteria, weights);
+      return { candidate_id: r.candidate_id, score: scored.score, breakdown: scored.breakdown, profile: r.latest ?? undefined };
+    });
+    await storeScores(trx, search.id, scores);
+    await followScores(trx, search, search.criteria, { kind: 'pass', source: 'database_pass', dedupeKey: `shortlist.changed:database_pass:${search.id}:${ref.pass}`, baseUrl, always: true });
+    const after: SearchRow = await trx('searches').where({ id: search.id }).first();
+    const outcome = after.delivered === 0 ? 'No results' : after.shortlisted >= search.criteria.target ? 'Shortlist ready' : 'Poor yield';
+    await trx('search_passes').where({ search_id: search.id, pass: ref.pass }).update({ status: 'complete', outcome, stop_reason: search.stop_reason ?? pass.previous?.stop_reason ?? null, profiles_read: rows.length, delivered: rows.length, closed_at: trx.fn.now() });
+    const [closed]: SearchRow[] = await trx('searches')
+      .where({ id: search.id })
+      .update({ status: 'complete', outcome, stop_reason: pass.previous?.stop_reason ?? search.stop_reason, closed_at: trx.fn.now() })
+      .returning('*');
+    await writeEvent(trx, { workspaceId: closed.workspace_id, type: 'search.completed', data: searchEventData(closed, baseUrl), dedupeKey: `search.completed:${closed.id}:${ref.pass}` });
+    return { rescored: rows.length, refreshed };
+  });
+}

@@ -1,0 +1,66 @@
+import type { ApiKey } from '../db/api-key.repository';
+import { creditLedgerRepository } from '../db/credit-ledger.repository';
+import type { Db } from '../db/knex';
+import type { SearchRow } from '../db/search.repository';
+import type { Workspace } from '../db/workspace.repository';
+import { broadenCriteria, MAX_EXPANSION_LEVEL, type Broadening } from '../domain/broadening';
+import type { ResolvedCriteria } from '../domain/criteria';
+import { AppError } from '../domain/errors';
+import { planCheck, reserveKey } from './launch';
+
+export interface ExpansionRequest {
+  search: SearchRow;
+  pass: number;
+  level: number;
+  /** The project's expansion attempt number (deterministic workflow id `expansion-<projectId>-<n>`). */
+  attempt: number;
+  criteria: ResolvedCriteria;
+  broadening: Broadening[];
+}
+
+/**
+ * Books an expansion of the project's most recent search. Under the project row lock (so two
+ * expansions at once give one expansion and one 409): the refusals, the credit reservation and
+ * the new pass row, in one transaction. The credit comes back exactly once if the pass fails, so a
+ * client that retries after a failed expansion is charged once in all.
+ */
+export async function requestExpansion(db: Db, req: { workspace: Workspace; key: ApiKey; projectId: string }): Promise<ExpansionRequest> {
+  return db.transaction(async (trx) => {
+    await trx('projects').where({ id: req.projectId }).forUpdate().first();
+    const searches: SearchRow[] = await trx('searches').where({ project_id: req.projectId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+    if (searches.length === 0) throw new AppError('no_search_to_expand', 409, 'The project has no search to expand; launch one first');
+    if (searches.some((s) => s.status === 'running' || s.status === 'queued')) {
+      throw new AppError('search_running', 409, 'A search of this project is still running; expand it once it has completed');
+    }
+    const latest = searches[0];
+    if (latest.status !== 'complete') throw new AppError('search_not_finished', 409, `The most recent search of this project ended ${latest.status}; only a completed search can be expanded`, { search_id: latest.id, status: latest.status });
+
+    const expansions: { status: string }[] = await trx('search_passes as p').join('searches as s', 's.id', 'p.search_id').where('s.project_id', req.projectId).andWhere('p.kind', 'expansion').select('p.status');
+    const succeeded = expansions.filter((e) => e.status === 'complete').length;
+    if (succeeded >= MAX_EXPANSION_LEVEL) throw new AppError('expansion_limit', 409, `A project can be expanded at most ${MAX_EXPANSION_LEVEL} times`, { expansions: succeeded, limit: MAX_EXPANSION_LEVEL });
+
+    const workspace: Workspace = await trx('workspaces').where({ id: req.workspace.id }).first();
+    planCheck(workspace);
+    const bucket = req.key.funding_mode;
+    const ledger = creditLedgerRepository(trx);
+    if ((await ledger.balance(workspace.id, bucket)) < 1) throw new AppError('shortlist_allocation_exhausted', 402, `No shortlist credit left in the ${bucket} bucket`, { bucket });
+
+    const level = succeeded + 1;
+    // From the search's current criteria (the launch's, plus any applied scoring change).
+    const { criteria, broadening } = broadenCriteria(latest.criteria, level);
+    const pass = latest.pass_count + 1;
+    await trx('search_passes').insert({
+      search_id: latest.id,
+      pass,
+      kind: 'expansion',
+      level,
+      criteria,
+      broadening: JSON.stringify(broadening),
+      status: 'queued',
+      previous: { outcome: latest.outcome, stop_reason: latest.stop_reason, closed_at: latest.closed_at },
+    });
+    const [search]: SearchRow[] = await trx('searches').where({ id: latest.id }).update({ status: 'queued', pass_count: pass }).returning('*');
+    await ledger.append({ workspaceId: workspace.id, bucket, delta: -1, reason: 'search:expansion', uniqueKey: reserveKey(latest.id, pass) });
+    return { search, pass, level, attempt: expansions.length + 1, criteria, broadening };
+  });
+}

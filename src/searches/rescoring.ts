@@ -1,0 +1,202 @@
+import type { Db } from '../db/knex';
+import type { SearchRow } from '../db/search.repository';
+import { parseCriteria, type ResolvedCriteria } from '../domain/criteria';
+import { AppError } from '../domain/errors';
+import type { PersonProfile } from '../domain/profile';
+import { DEFAULT_WEIGHTS, scoreProfile, type ScoringWeights } from '../domain/scoring';
+import { shortlistSnapshot, writeShortlistChanged, type ShortlistKind, type ShortlistSource } from '../shortlist/shortlist';
+
+/**
+ * Scoring changes (preview and apply) and the shortlist that follows a re-score. A change may
+ * touch weights, skills, must-have skills, years, industries and the threshold; titles, family,
+ * metro or locations decide who is found, so changing them needs a new search.
+ */
+
+const CHANGEABLE = ['skills', 'must_have_skills', 'years_experience', 'industries', 'shortlist_threshold'] as const;
+const NEEDS_NEW_SEARCH = ['titles', 'family', 'metro', 'locations'] as const;
+const WEIGHT_KEYS = Object.keys(DEFAULT_WEIGHTS) as (keyof ScoringWeights)[];
+const TOP_CHANGES = 10;
+
+export interface ScoringChange {
+  criteria: Record<string, unknown>;
+  weights: Partial<ScoringWeights>;
+}
+
+export interface Scoring {
+  criteria: ResolvedCriteria;
+  weights: ScoringWeights;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** Validates the body of preview/apply against the search's current scoring. */
+export function resolveScoringChange(search: SearchRow, body: unknown): { change: ScoringChange; scoring: Scoring } {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new AppError('invalid_request', 400, 'Send a JSON object with criteria and/or weights');
+  const b = body as Record<string, unknown>;
+  const unknown = Object.keys(b).filter((k) => k !== 'criteria' && k !== 'weights');
+  if (unknown.length) throw new AppError('invalid_request', 400, `Unknown field(s): ${unknown.join(', ')}`, { unknown_fields: unknown });
+  if (b.criteria === undefined && b.weights === undefined) throw new AppError('invalid_request', 400, 'Send criteria, weights or both');
+  const isObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (b.criteria !== undefined && !isObject(b.criteria)) throw new AppError('invalid_request', 400, 'criteria must be an object');
+  if (b.weights !== undefined && !isObject(b.weights)) throw new AppError('invalid_request', 400, 'weights must be an object');
+  const patch = (b.criteria ?? {}) as Record<string, unknown>;
+  const weights = (b.weights ?? {}) as Record<string, unknown>;
+
+  const moved = NEEDS_NEW_SEARCH.filter((k) => k in patch && !same(patch[k], (search.criteria as Record<string, unknown>)[k]));
+  if (moved.length) throw new AppError('needs_new_search', 400, `Changing ${moved.join(', ')} changes who is found: launch a new search`, { fields: moved });
+  const other = Object.keys(patch).filter((k) => !(CHANGEABLE as readonly string[]).includes(k) && !(NEEDS_NEW_SEARCH as readonly string[]).includes(k));
+  if (other.length) throw new AppError('invalid_request', 400, `A scoring change cannot set ${other.join(', ')}; it may change ${CHANGEABLE.join(', ')} and weights`, { fields: other });
+
+  const badWeights = Object.entries(weights).filter(([k, v]) => !WEIGHT_KEYS.includes(k as keyof ScoringWeights) || typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 100);
+  if (badWeights.length) throw new AppError('invalid_request', 400, `weights are numbers 0–100 for ${WEIGHT_KEYS.join(', ')}; bad: ${badWeights.map(([k]) => k).join(', ')}`, { fields: badWeights.map(([k]) => `weights.${k}`) });
+  const mergedWeights: ScoringWeights = { ...DEFAULT_WEIGHTS, ...(search.scoring_weights ?? {}), ...(weights as Partial<ScoringWeights>) };
+  if (WEIGHT_KEYS.every((k) => mergedWeights[k] === 0)) throw new AppError('invalid_request', 400, 'At least one weight must be above 0');
+
+  const merged: Record<string, unknown> = { ...search.criteria };
+  for (const key of CHANGEABLE) {
+    if (!(key in patch)) continue;
+    if (patch[key] === null) delete merged[key];
+    else merged[key] = patch[key];
+  }
+  const parsed = parseCriteria(merged);
+  if (!parsed.ok) throw new AppError('invalid_criteria', 400, parsed.problems.map((p) => `${p.field}: ${p.message}`).join('; '), { problems: parsed.problems });
+  return { change: { criteria: patch, weights: weights as Partial<ScoringWeights> }, scoring: { criteria: parsed.criteria, weights: mergedWeights } };
+}
+
+interface ScoredPerson {
+  candidate_id: string;
+  name: string;
+  seq: number;
+  score: number;
+  profile: PersonProfile;
+}
+
+async function scoredPeople(db: Db, searchId: string): Promise<ScoredPerson[]> {
+  const { rows } = await db.raw(
+    `select candidate_id, summary->>'first_name' || ' ' || (summary->>'last_name') as name, seq, score, profile
+       from search_people where search_id = ? and status = 'scored' order by seq`,
+    [searchId],
+  );
+  return rows;
+}
+
+function distribution(scores: number[]) {
+  const buckets = Array.from({ length: 10 }, (_, i) => ({ from: i * 10, to: i === 9 ? 100 : i * 10 + 9, count: 0 }));
+  for (const s of scores) buckets[Math.min(9, Math.floor(s / 10))].count += 1;
+  return buckets;
+}
+
+/** What a scoring change would do, changing nothing. */
+export async function previewScoring(db: Db, search: SearchRow, scoring: Scoring) {
+  const people = await scoredPeople(db, search.id);
+  const before = search.criteria.shortlist_threshold;
+  const after = scoring.criteria.shortlist_threshold;
+  const rescored = people.map((p) => ({ ...p, next: scoreProfile(p.profile, scoring.criteria, scoring.weights).score }));
+  const changes = rescored
+    .filter((p) => p.next !== p.score)
+    .sort((a, b) => Math.abs(b.next - b.score) - Math.abs(a.next - a.score) || a.seq - b.seq)
+    .slice(0, TOP_CHANGES)
+    .map((p) => ({ candidate_id: p.candidate_id, name: p.name, score_before: p.score, score_after: p.next, delta: p.next - p.score }));
+  return {
+    search_id: search.id,
+    people: people.length,
+    changed: rescored.filter((p) => p.next !== p.score).length,
+    threshold: { before, after },
+    distribution: { before: distribution(people.map((p) => p.score)), after: distribution(rescored.map((p) => p.next)) },
+    threshold_crossings: {
+      entering: rescored.filter((p) => p.score < before && p.next >= after).length,
+      leaving: rescored.filter((p) => p.score >= before && p.next < after).length,
+    },
+    top_changes: changes,
+    criteria: scoring.criteria,
+    weights: scoring.weights,
+  };
+}
+
+/**
+ * Makes the shortlist follow new scores: members this search put on the list automatically who
+ * now fall below the threshold leave; the best-scoring people at or above it join, up to the
+ * target. Members added by hand are never touched.
+ */
+export async function followScores(
+  trx: Db,
+  search: SearchRow,
+  criteria: ResolvedCriteria,
+  event: { kind: ShortlistKind; source: ShortlistSource; dedupeKey: string; baseUrl: string; always?: boolean },
+): Promise<{ added: string[]; removed: string[] }> {
+  await trx('projects').where({ id: search.project_id }).forUpdate().first();
+  const before = await shortlistSnapshot(trx, search.project_id);
+  const auto: { candidate_id: string; score: number | null }[] = await trx('shortlist_members as m')
+    .leftJoin('search_people as sp', function () {
+      this.on('sp.candidate_id', 'm.candidate_id').andOn('sp.search_id', 'm.search_id');
+    })
+    .where({ 'm.project_id': search.project_id, 'm.search_id': search.id })
+    .whereNot('m.source', 'api')
+    .whereNot('m.source', 'app')
+    .select('m.candidate_id', 'sp.score');
+  const removed = auto.filter((m) => m.score === null || m.score < criteria.shortlist_threshold).map((m) => m.candidate_id);
+  if (removed.length) await trx('shortlist_members').where({ project_id: search.project_id }).whereIn('candidate_id', removed).delete();
+  const room = Math.max(0, criteria.target - (auto.length - removed.length));
+  const joining: string[] = room
+    ? (
+        await trx('search_people as sp')
+          .where({ 'sp.search_id': search.id, 'sp.status': 'scored' })
+          .andWhere('sp.score', '>=', criteria.shortlist_threshold)
+          .whereNotExists(trx('shortlist_members as m').whereRaw('m.project_id = ? and m.candidate_id = sp.candidate_id', [search.project_id]))
+          .orderBy([{ column: 'sp.score', order: 'desc' }, { column: 'sp.seq' }])
+          .limit(room)
+          .select('sp.candidate_id')
+      ).map((r: { candidate_id: string }) => r.candidate_id)
+    : [];
+  if (joining.length) {
+    await trx('shortlist_members').insert(joining.map((candidateId) => ({ project_id: search.project_id, candidate_id: candidateId, search_id: search.id, source: event.source })));
+  }
+  const [{ n }] = await trx('shortlist_members').where({ project_id: search.project_id, search_id: search.id }).count({ n: '*' });
+  await trx('searches').where({ id: search.id }).update({ shortlisted: Number(n) });
+  if (joining.length || removed.length || event.always) {
+    await writeShortlistChanged(trx, {
+      workspaceId: search.workspace_id,
+      projectId: search.project_id,
+      searchId: search.id,
+      kind: event.kind,
+      source: event.source,
+      before,
+      after: await shortlistSnapshot(trx, search.project_id),
+      dedupeKey: event.dedupeKey,
+      baseUrl: event.baseUrl,
+    });
+  }
+  return { added: joining, removed };
+}
+
+/** Writes new scores (and, for a database pass, the re-read profiles) of a search's people. */
+export async function storeScores(trx: Db, searchId: string, scores: { candidate_id: string; score: number; breakdown: unknown; profile?: PersonProfile }[]): Promise<void> {
+  for (let i = 0; i < scores.length; i += 500) {
+    const chunk = scores.slice(i, i + 500);
+    await trx.raw(
+      `update search_people sp set score = v.score, score_breakdown = v.breakdown::jsonb, profile = coalesce(v.profile::jsonb, sp.profile), read_at = case when v.profile is null then sp.read_at else now() end
+         from (select * from unnest(?::uuid[], ?::int[], ?::text[], ?::text[]) as t(candidate_id, score, breakdown, profile)) v
+        where sp.search_id = ? and sp.candidate_id = v.candidate_id`,
+      [chunk.map((s) => s.candidate_id), chunk.map((s) => s.score), chunk.map((s) => JSON.stringify(s.breakdown)), chunk.map((s) => (s.profile ? JSON.stringify(s.profile) : null)) as unknown as string[], searchId],
+    );
+  }
+}
+
+/** Applies a scoring change: same people, new scores, the shortlist following; no credits. */
+export async function applyScoring(db: Db, input: { searchId: string; body: unknown; requestId: string; baseUrl: string }) {
+  return db.transaction(async (trx) => {
+    const search: SearchRow = await trx('searches').where({ id: input.searchId }).forUpdate().first();
+    if (search.status !== 'complete') throw new AppError(search.status === 'failed' ? 'search_not_finished' : 'search_running', 409, `The search is ${search.status}; scoring changes apply to completed searches`);
+    const { scoring } = resolveScoringChange(search, input.body);
+    const people = await scoredPeople(trx, search.id);
+    const scores = people.map((p) => {
+      const scored = scoreProfile(p.profile, scoring.criteria, scoring.weights);
+      return { candidate_id: p.candidate_id, score: scored.score, breakdown: scored.breakdown, changed: scored.score !== p.score };
+    });
+    await storeScores(trx, search.id, scores);
+    const [updated]: SearchRow[] = await trx('searches').where({ id: search.id }).update({ criteria: scoring.criteria, scoring_weights: scoring.weights }).returning('*');
+    const { added, removed } = await followScores(trx, updated, scoring.criteria, { kind: 'rescored', source: 'scoring', dedupeKey: `shortlist.changed:scoring:${search.id}:${input.requestId}`, baseUrl: input.baseUrl });
+    const shortlisted = (await trx('searches').where({ id: search.id }).first()).shortlisted as number;
+    return { search_id: search.id, rescored: scores.length, changed: scores.filter((s) => s.changed).length, added, removed, shortlisted, criteria: scoring.criteria, weights: scoring.weights };
+  });
+}
