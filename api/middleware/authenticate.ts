@@ -1,20 +1,23 @@
 import type { Middleware } from 'koa';
 import { apiKeyRepository } from '../../src/db/api-key.repository';
+import { rateLimitRepository } from '../../src/db/rate-limit.repository';
 import { hashApiKey } from '../../src/domain/api-keys';
 import { AppError } from '../../src/domain/errors';
 import { hasScope } from '../../src/domain/scopes';
 import type { ApiContext, ApiDeps, ApiState } from '../context';
 import type { RouteDef } from '../route-def';
-import { applyRateLimit, ipBucket } from './rate-limit';
+import { applyRateLimit, enforceRateLimit, ipBucket } from './rate-limit';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
- * Runs before any other work of a route: key → rate limit → workspace access → scope. A refused
+ * Runs before any other work of a route: key and rate limit (one round trip) → workspace access
+ * → scope. A refused
  * request never reaches the handler, so nothing is read, started or billed.
  */
 export function authenticate(route: RouteDef, { db, logger, config }: ApiDeps): Middleware<ApiState> {
   const keys = apiKeyRepository(db);
+  const limiter = rateLimitRepository(db);
   return async (rawCtx, next) => {
     const ctx = rawCtx as unknown as ApiContext;
     if (route.auth === 'none') {
@@ -27,17 +30,13 @@ export function authenticate(route: RouteDef, { db, logger, config }: ApiDeps): 
       await applyRateLimit(ctx, db, [ipBucket(ctx, config.unauthenticatedRateLimit)]);
       throw new AppError('missing_api_key', 401, 'Send your API key as Authorization: Bearer <API_KEY>');
     }
-    const found = await keys.findByHash(hashApiKey(bearer));
-    const usable = found && !found.key.revoked_at && !(found.key.expires_at && found.key.expires_at.getTime() <= Date.now());
-    if (!found || !usable) {
+    const { found, usable, limit } = await limiter.authenticate(hashApiKey(bearer));
+    if (!found || !usable || !limit) {
       await applyRateLimit(ctx, db, [ipBucket(ctx, config.unauthenticatedRateLimit)]);
       throw new AppError('invalid_api_key', 401, 'The API key is invalid, expired or revoked');
     }
     const { key, workspace } = found;
-    await applyRateLimit(ctx, db, [
-      { name: `key:${key.id}`, limit: key.rate_limit_per_minute },
-      { name: `workspace:${workspace.id}`, limit: workspace.rate_limit_per_minute },
-    ]);
+    enforceRateLimit(ctx, limit);
     if (!workspace.api_access_enabled) throw new AppError('api_access_disabled', 403, 'API access is turned off for this workspace');
     if (route.auth !== 'any' && !hasScope(key.scopes, route.auth)) {
       throw new AppError('insufficient_scope', 403, `This operation needs the ${route.auth} scope`, { required_scope: route.auth });

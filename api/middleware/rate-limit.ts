@@ -1,5 +1,5 @@
 import type { Db } from '../../src/db/knex';
-import { rateLimitRepository, type RateLimitBucket } from '../../src/db/rate-limit.repository';
+import { rateLimitRepository, type RateLimitBucket, type RateLimitResult } from '../../src/db/rate-limit.repository';
 import { AppError } from '../../src/domain/errors';
 import type { ApiContext } from '../context';
 
@@ -21,11 +21,16 @@ export async function applyRateLimit(ctx: ApiContext, db: Db, buckets: RateLimit
     ctx.state.log.warn({ err }, 'rate limit not applied: counter store unavailable');
     return;
   }
+  // Old windows are never read again; a rare request clears them instead of a background job.
+  if (Math.random() < 0.002) void limiter.pruneOld().catch((err) => ctx.state.log.warn({ err }, 'rate-limit prune failed'));
+  enforceRateLimit(ctx, result);
+}
+
+/** Sets the X-RateLimit-* headers (kept on error responses too); 429 when the bucket was full. */
+export function enforceRateLimit(ctx: ApiContext, result: RateLimitResult): void {
   ctx.set('X-RateLimit-Limit', String(result.limit));
   ctx.set('X-RateLimit-Remaining', String(result.remaining));
   ctx.set('X-RateLimit-Reset', String(result.reset));
-  // Old windows are never read again; a rare request clears them instead of a background job.
-  if (Math.random() < 0.002) void limiter.pruneOld().catch((err) => ctx.state.log.warn({ err }, 'rate-limit prune failed'));
   if (!result.allowed) {
     const retryAfter = Math.max(1, result.reset - Math.floor(Date.now() / 1000));
     throw new AppError('rate_limited', 429, `Rate limit of ${result.limit} requests per minute reached; retry after ${retryAfter} s`, { retry_after_seconds: retryAfter }, { 'Retry-After': String(retryAfter) });

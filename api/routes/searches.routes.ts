@@ -115,13 +115,15 @@ export const searchRoutes = defineRoutes([
     proposable: false,
     query: peopleQuery,
     async handler(ctx, { db }) {
-      const search = await findSearchOr404(db, authOf(ctx).workspace.id, ctx.params.searchId);
+      const workspaceId = authOf(ctx).workspace.id;
       const limit = Math.min(500, Math.max(1, integerParam(ctx.query.limit, 'limit') ?? 100));
       const offset = integerParam(ctx.query.offset, 'offset') ?? 0;
       if (offset < 0) throw new AppError('invalid_request', 400, 'offset must be 0 or more', { parameter: 'offset' });
       const minScore = integerParam(ctx.query.min_score, 'min_score');
       const withProfile = booleanParam(ctx.query.profile, 'profile', true);
-      const { people, total } = await searchRepository(db).scoredPeople(search.id, { minScore, limit, offset, withProfile });
+      if (!isUuid(ctx.params.searchId)) throw notFound('search_not_found', 'Search');
+      const { people, total } = await searchRepository(db).scoredPeople(workspaceId, ctx.params.searchId, { minScore, limit, offset, withProfile });
+      if (people.length === 0) await findSearchOr404(db, workspaceId, ctx.params.searchId); // empty page, or no such search?
       // Past the end: an empty page and total 0 (spec "Pagination": stop on an empty page).
       sendRawData(ctx, `{"people":[${people.map((p) => personJson(p, withProfile)).join(',')}],"total":${total}}`);
     },

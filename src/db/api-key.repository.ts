@@ -35,6 +35,18 @@ export interface NewKey {
   expiresAt: Date | null;
 }
 
+/** A key and its workspace from their JSON forms (timestamps arrive as ISO strings). */
+export function reviveKeyWithWorkspace(key: Record<string, unknown>, workspace: Record<string, unknown>): KeyWithWorkspace {
+  const revive = <T extends Record<string, unknown>>(r: T, dates: string[]): T => {
+    for (const d of dates) if (r[d]) (r as Record<string, unknown>)[d] = new Date(r[d] as string);
+    return r;
+  };
+  return {
+    key: revive(key, ['created_at', 'expires_at', 'revoked_at', 'last_used_at']) as unknown as ApiKey,
+    workspace: revive(workspace, ['created_at', 'updated_at', 'plan_expires_at']) as unknown as Workspace,
+  };
+}
+
 export function apiKeyRepository(db: Db) {
   return {
     /** Generates a key and stores only its hash; `raw` exists only in the return value. */
@@ -75,15 +87,7 @@ export function apiKeyRepository(db: Db) {
         .join('workspaces as w', 'w.id', 'k.workspace_id')
         .where('k.key_hash', hash)
         .first(db.raw('row_to_json(k.*) as key'), db.raw('row_to_json(w.*) as workspace'));
-      if (!row) return undefined;
-      const revive = <T extends Record<string, unknown>>(r: T, dates: string[]): T => {
-        for (const d of dates) if (r[d]) (r as Record<string, unknown>)[d] = new Date(r[d] as string);
-        return r;
-      };
-      return {
-        key: revive(row.key, ['created_at', 'expires_at', 'revoked_at', 'last_used_at']) as ApiKey,
-        workspace: revive(row.workspace, ['created_at', 'updated_at', 'plan_expires_at']) as Workspace,
-      };
+      return row ? reviveKeyWithWorkspace(row.key, row.workspace) : undefined;
     },
     /** At most one write a minute per key: last-used is for humans, not an audit log. */
     async touchLastUsed(id: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { reviveKeyWithWorkspace, type KeyWithWorkspace } from './api-key.repository';
 import type { Db } from './knex';
 
 export interface RateLimitBucket {
@@ -31,6 +32,23 @@ export function rateLimitRepository(db: Db) {
       const { rows } = await db.raw('select allowed, counts from rate_limit_hit(?::text[], ?::int[], ?)', [buckets.map((b) => b.name), buckets.map((b) => b.limit), windowStart]);
       const { allowed, counts } = rows[0] as { allowed: boolean; counts: number[] };
       return { allowed, ...tightest(buckets, counts), reset };
+    },
+    /**
+     * The key (by hash) with its workspace and, when the key is usable, its request counted on the
+     * key and workspace buckets: one round trip (the `authenticate_key` function).
+     */
+    async authenticate(keyHash: string, now = Date.now()): Promise<{ found?: KeyWithWorkspace; usable: boolean; limit?: RateLimitResult }> {
+      const windowStart = new Date(Math.floor(now / WINDOW_MS) * WINDOW_MS);
+      const { rows } = await db.raw('select key, workspace, allowed, counts from authenticate_key(?, ?)', [keyHash, windowStart]);
+      const row = rows[0] as { key: Record<string, unknown> | null; workspace: Record<string, unknown>; allowed: boolean | null; counts: number[] | null };
+      if (!row.key) return { usable: false };
+      const found = reviveKeyWithWorkspace(row.key, row.workspace);
+      if (row.allowed === null) return { found, usable: false };
+      const buckets = [
+        { name: 'key', limit: found.key.rate_limit_per_minute },
+        { name: 'workspace', limit: found.workspace.rate_limit_per_minute },
+      ];
+      return { found, usable: true, limit: { allowed: row.allowed, ...tightest(buckets, row.counts!), reset: Math.floor(windowStart.getTime() / 1000) + WINDOW_MS / 1000 } };
     },
     /** Windows older than a few minutes are never read again. */
     async pruneOld(now = Date.now()): Promise<void> {

@@ -74,16 +74,18 @@ export function searchRepository(db: Db) {
      * (a window count: one query). JSON columns come back as text, to be spliced into the response
      * without a parse/stringify round trip.
      */
-    async scoredPeople(searchId: string, opts: { minScore?: number; limit: number; offset: number; withProfile: boolean }): Promise<{ people: RawPerson[]; total: number }> {
+    async scoredPeople(workspaceId: string, searchId: string, opts: { minScore?: number; limit: number; offset: number; withProfile: boolean }): Promise<{ people: RawPerson[]; total: number }> {
+      // The workspace check is part of the query, so the hot path is one round trip.
       const { rows } = await db.raw(
         `select candidate_id, summary->>'first_name' || ' ' || (summary->>'last_name') as name, score,
                 score_breakdown::text as breakdown_json, ${opts.withProfile ? 'profile::text' : 'null'} as profile_json,
                 count(*) over () as total
            from search_people
-          where search_id = ? and status = 'scored' ${opts.minScore === undefined ? '' : 'and score >= ?'}
+          where search_id = (select id from searches where id = ? and workspace_id = ?)
+            and status = 'scored' ${opts.minScore === undefined ? '' : 'and score >= ?'}
           order by score desc, seq asc
           limit ? offset ?`,
-        [searchId, ...(opts.minScore === undefined ? [] : [opts.minScore]), opts.limit, opts.offset],
+        [searchId, workspaceId, ...(opts.minScore === undefined ? [] : [opts.minScore]), opts.limit, opts.offset],
       );
       return { people: rows, total: rows.length ? Number(rows[0].total) : 0 };
     },
