@@ -1,5 +1,6 @@
 import type { PersonRow } from '../db/search.repository';
 import type { PersonProfile } from '../domain/profile';
+import type { CandidateSummary } from '../providers/profile-source';
 
 /** The Records CSV columns, in the spec's order. */
 export const RECORD_COLUMNS = [
@@ -7,17 +8,6 @@ export const RECORD_COLUMNS = [
   'summary', 'candidate_id', 'about', 'experience_history', 'education', 'skills', 'certifications', 'languages', 'projects', 'connections',
 ] as const;
 
-interface Summary {
-  first_name: string;
-  last_name: string;
-  title: string;
-  company: string;
-  location: string;
-  network_url: string;
-  open_profile: boolean;
-  premium: boolean;
-  summary: string;
-}
 
 const yesNo = (b: boolean) => (b ? 'yes' : 'no');
 
@@ -38,7 +28,7 @@ export function profileText(profile: PersonProfile | null) {
 
 /** One record: everything the result page showed, plus the profile when it was read. */
 export function recordResource(row: PersonRow) {
-  const s = row.summary as unknown as Summary;
+  const s = row.summary as unknown as Omit<CandidateSummary, 'person_id'>;
   return {
     status: row.status,
     score: row.score,

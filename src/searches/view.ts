@@ -39,16 +39,10 @@ export function passResource(pass: PassRow) {
 
 /** The search record of the key API (GET /searches/{id}, launch responses, project search lists). */
 export function searchResource(search: SearchRow, baseUrl: string, lastPass?: PassRow) {
+  const { links, ...event } = searchEventData(search, baseUrl);
   return {
     id: search.id,
-    search_id: search.id,
-    project_id: search.project_id,
-    status: search.status,
-    outcome: search.outcome,
-    stop_reason: search.stop_reason,
-    profiles_read: search.profiles_read,
-    delivered: search.delivered,
-    shortlisted: search.shortlisted,
+    ...event,
     pages_fetched: search.pages_fetched,
     passes: search.pass_count,
     source: search.source,
@@ -58,9 +52,8 @@ export function searchResource(search: SearchRow, baseUrl: string, lastPass?: Pa
     failure_reason: search.failure_reason,
     created_at: iso(search.created_at),
     started_at: iso(search.started_at),
-    closed_at: iso(search.closed_at),
     ...(lastPass ? { last_pass: passResource(lastPass) } : {}),
-    links: searchLinks(baseUrl, search.id, search.project_id),
+    links,
   };
 }
 

@@ -1,0 +1,139 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { loadStackSettings } from '../src/config';
+import { apiKeyRepository } from '../src/db/api-key.repository';
+import { createDb, type Db } from '../src/db/knex';
+import { workspaceRepository } from '../src/db/workspace.repository';
+import { freePort, waitFor } from '../src/dev/processes';
+import { startInfrastructure } from '../src/dev/stack';
+import { writeEvent } from '../src/events/outbox';
+import { makeTestCert, startHttpsReceiver, type HttpsReceiver } from '../test/support/https-receiver';
+
+/**
+ * Issue-5 webhook figures on this machine (`npm run bench -- webhooks`): 1,000 events fanned out
+ * to 2 local HTTPS endpoints (2,000 deliveries), through the real path: outbox commit → dispatcher
+ * (LISTEN/NOTIFY, Schedule as safety net) → one delivery workflow each → signed POST.
+ *  - paced: events committed at a steady rate; latency = outbox created_at → receipt;
+ *  - burst: all 1,000 committed at once; deliveries per second while draining.
+ * Targets: p99 < 2 s, ≥ 100 deliveries/s. BENCH_EVENTS and BENCH_RATE (events/s) override.
+ */
+
+const ROOT = path.resolve(__dirname, '..');
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
+const RATE = Number(process.env.BENCH_RATE ?? 60);
+const log = (msg: string) => process.stdout.write(`${msg}\n`);
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+async function writeEvents(db: Db, workspaceId: string, count: number, perSecond: number | null, tag: string): Promise<string[]> {
+  const ids: string[] = [];
+  const started = Date.now();
+  const one = async (i: number) => {
+    const id = await writeEvent(db, { workspaceId, type: 'shortlist.changed', data: { bench: tag, n: i, project_id: randomUUID() }, dedupeKey: `bench:${tag}:${i}` });
+    ids.push(id!);
+  };
+  if (perSecond === null) {
+    // A burst: many small transactions at once, as concurrent state changes would commit them.
+    for (let i = 0; i < count; i += 50) await Promise.all(Array.from({ length: Math.min(50, count - i) }, (_, j) => one(i + j)));
+    return ids;
+  }
+  for (let i = 0; i < count; i++) {
+    const due = started + (i * 1000) / perSecond;
+    if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+    void one(i);
+  }
+  await waitFor('all events written', async () => ids.length === count, 30_000, 10);
+  return ids;
+}
+
+async function measure(db: Db, receivers: HttpsReceiver[], ids: string[], label: string) {
+  const want = new Set(ids);
+  const receipts = () => receivers.flatMap((r) => r.received.filter((q) => want.has(q.json?.id)));
+  await waitFor(`${label}: ${ids.length * receivers.length} deliveries`, async () => receipts().length >= ids.length * receivers.length, 300_000, 50);
+  const created = new Map<string, number>(
+    (await db('outbox_events').whereIn('id', ids).select('id', 'created_at')).map((r: { id: string; created_at: Date }) => [r.id, r.created_at.getTime()]),
+  );
+  const got = receipts();
+  const latencies = got.map((q) => q.at - created.get(q.json.id)!).sort((a, b) => a - b);
+  const first = Math.min(...created.values());
+  const last = Math.max(...got.map((q) => q.at));
+  const perSecond = got.length / ((last - first) / 1000);
+  const duplicates = got.length - new Set(got.map((q) => `${q.path}|${q.json.id}`)).size;
+  log(
+    `  ${got.length} deliveries in ${((last - first) / 1000).toFixed(1)} s = ${perSecond.toFixed(0)} deliveries/s; ` +
+      `commit → receipt p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies[latencies.length - 1]} ms; duplicates ${duplicates}`,
+  );
+  return { perSecond, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+async function main(): Promise<void> {
+  const settings = loadStackSettings();
+  const dataDir = path.join(ROOT, '.data', `bench-webhooks-${process.pid}`);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const [pgPort, tPort, httpPort, metricsPort, apiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const infra = await startInfrastructure({
+    temporalCli: settings.temporalCli,
+    namespace: 'default',
+    postgres: { dataDir: path.join(dataDir, 'pg'), port: pgPort, database: 'bench', persistent: false, fast: true },
+    temporal: { port: tPort, uiPort: null, httpPort, metricsPort, dbFile: null },
+    quiet: true,
+    log,
+  });
+  const db = createDb(infra.databaseUrl, 8);
+  const cert = makeTestCert();
+  const receivers = await Promise.all([startHttpsReceiver(cert), startHttpsReceiver(cert)]);
+  try {
+    const env = {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(apiPort),
+      DATABASE_URL: infra.databaseUrl,
+      TEMPORAL_ADDRESS: infra.temporalAddress,
+      SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+      LOG_LEVEL: 'warn',
+      // The receivers are local: exempt loopback (tests and benchmarks only) and trust their certificate.
+      WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8',
+      NODE_EXTRA_CA_CERTS: cert.certFile,
+    };
+    infra.group.spawn('api', process.execPath, ['--import', 'tsx', path.join(ROOT, 'api/server.ts')], { env, cwd: ROOT, quiet: true });
+    infra.group.spawn('worker', process.execPath, ['--import', 'tsx', path.join(ROOT, 'activities/worker.ts')], { env, cwd: ROOT, quiet: true });
+    const base = `http://127.0.0.1:${apiPort}/v1`;
+    await waitFor('api and worker', async () => (await fetch(`${base}/health?worker=true`)).ok, 120_000, 500);
+
+    const workspace = await workspaceRepository(db).create({ name: 'Bench', plan: 'enterprise', credits: 10, rate_limit_per_minute: 10_000_000 });
+    const { raw } = await apiKeyRepository(db).issue({ workspaceId: workspace.id, name: 'bench', scopes: ['*'], fundingMode: 'workspace', environment: 'test', rateLimitPerMinute: 10_000_000, expiresAt: null });
+    const headers = { Authorization: `Bearer ${raw}`, 'Content-Type': 'application/json' };
+    for (const [i, r] of receivers.entries()) {
+      const res = await fetch(`${base}/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: `${r.origin}/endpoint-${i + 1}` }) });
+      if (res.status !== 201) throw new Error(`webhook create failed: ${await res.text()}`);
+    }
+
+    log('\n== warm-up: 50 events ==');
+    await measure(db, receivers, await writeEvents(db, workspace.id, 50, 25, 'warm'), 'warm-up');
+
+    log(`\n== paced: ${EVENTS} events at ${RATE}/s to 2 endpoints (${EVENTS * 2} deliveries) ==`);
+    const paced = await measure(db, receivers, await writeEvents(db, workspace.id, EVENTS, RATE, 'paced'), 'paced');
+    log(`  target: p99 < 2000 ms → ${paced.p99 < 2000 ? 'met' : 'NOT met'}`);
+
+    log(`\n== burst: ${EVENTS} events committed at once to 2 endpoints (${EVENTS * 2} deliveries) ==`);
+    const burst = await measure(db, receivers, await writeEvents(db, workspace.id, EVENTS, null, 'burst'), 'burst');
+    log(`  target: ≥ 100 deliveries/s → ${burst.perSecond >= 100 ? 'met' : 'NOT met'}`);
+    const [{ n }] = await db('webhook_deliveries').whereNot('status', 'delivered').count({ n: '*' });
+    log(`  deliveries not delivered: ${n}`);
+  } finally {
+    await Promise.all(receivers.map((r) => r.close()));
+    await db.destroy();
+    await infra.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`bench failed: ${err?.stack ?? err}\n`);
+    process.exit(1);
+  },
+);
