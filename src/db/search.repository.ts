@@ -89,20 +89,30 @@ export function searchRepository(db: Db) {
       );
       return { people: rows, total: rows.length ? Number(rows[0].total) : 0 };
     },
-    /** Every person returned, in order, in batches of `batch` by seq (constant memory for exports). */
+    /**
+     * Every person returned, in order, in batches by seq (constant memory for exports). The next
+     * batch is fetched while the caller works on the current one.
+     */
     async *records(searchId: string, batch = 2000): AsyncGenerator<PersonRow[]> {
-      let after = 0;
+      // Everything but score_breakdown, which records do not show (less to parse per row).
+      const fetch = (after: number): Promise<PersonRow[]> => {
+        const query = Promise.resolve(
+          db('search_people')
+            .where({ search_id: searchId })
+            .andWhere('seq', '>', after)
+            .orderBy('seq')
+            .limit(batch)
+            .select('candidate_id', 'person_id', 'seq', 'pass', 'page', 'status', 'score', 'summary', 'profile'),
+        );
+        query.catch(() => undefined); // a prefetch the consumer never awaits must not be an unhandled rejection
+        return query;
+      };
+      let next = fetch(0);
       for (;;) {
-        // Everything but score_breakdown, which records do not show (less to parse per row).
-        const rows: PersonRow[] = await db('search_people')
-          .where({ search_id: searchId })
-          .andWhere('seq', '>', after)
-          .orderBy('seq')
-          .limit(batch)
-          .select('candidate_id', 'person_id', 'seq', 'pass', 'page', 'status', 'score', 'summary', 'profile');
+        const rows = await next;
         if (rows.length === 0) return;
+        if (rows.length === batch) next = fetch(rows[rows.length - 1].seq);
         yield rows;
-        after = rows[rows.length - 1].seq;
         if (rows.length < batch) return;
       }
     },
