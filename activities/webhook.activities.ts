@@ -15,7 +15,7 @@ export function webhookActivities({ db, config, logger }: ActivityDeps) {
     /** The outbox dispatcher: fans out new events as they commit, for `runSeconds`. */
     async runOutboxDispatcher(input: OutboxSweepInput): Promise<void> {
       const ctx = Context.current();
-      const start = deliveryStarter(ctx.client, ctx.info.taskQueue);
+      const start = deliveryStarter(ctx.client, ctx.info.taskQueue, { eager: true });
       await listenAndDispatch({
         databaseUrl: config.databaseUrl,
         runMs: input.runSeconds * 1000,

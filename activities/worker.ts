@@ -2,7 +2,9 @@ import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker
 import { loadConfigOrExit, type Config } from '../src/config';
 import { createDb, type Db } from '../src/db/knex';
 import { createLogger, type Logger } from '../src/logger';
+import { createTemporal } from '../src/temporal/client';
 import { installTemporalRuntime } from '../src/temporal/runtime';
+import { ensureOutboxSweep } from '../src/webhooks/temporal';
 import { createActivities } from './index';
 
 export interface WorkerHandle {
@@ -51,6 +53,12 @@ async function main(): Promise<void> {
   const db = createDb(config.databaseUrl, config.databasePoolMax, logger);
   const handle = await startWorker({ config, db, logger });
   logger.info({ taskQueue: config.temporal.taskQueue, address: config.temporal.address }, 'worker started');
+  // The outbox sweep Schedule must exist even when no webhook call has created it yet (e.g. after
+  // Temporal's state was reset); creating it is idempotent.
+  const temporal = createTemporal(config);
+  await ensureOutboxSweep(temporal.client, config.temporal.taskQueue)
+    .catch((err) => logger.error({ err }, 'could not create the outbox sweep schedule'))
+    .finally(() => temporal.close());
 
   // We own shutdown: stop polling, let running activities finish, then close the pool.
   let stopping = false;

@@ -16,12 +16,13 @@ import { makeTestCert, startHttpsReceiver, type HttpsReceiver } from '../test/su
  * (LISTEN/NOTIFY, Schedule as safety net) → one delivery workflow each → signed POST.
  *  - paced: events committed at a steady rate; latency = outbox created_at → receipt;
  *  - burst: all 1,000 committed at once; deliveries per second while draining.
- * Targets: p99 < 2 s, ≥ 100 deliveries/s. BENCH_EVENTS and BENCH_RATE (events/s) override.
+ * Targets: p99 < 2 s, ≥ 100 deliveries/s. BENCH_EVENTS and BENCH_RATES (events/s) override.
  */
 
 const ROOT = path.resolve(__dirname, '..');
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
-const RATE = Number(process.env.BENCH_RATE ?? 60);
+/** Events per second of the paced runs: 25/s = 50 deliveries/s, 50/s = the 100 deliveries/s target. */
+const RATES = (process.env.BENCH_RATES ?? '25,50').split(',').filter(Boolean).map(Number);
 const log = (msg: string) => process.stdout.write(`${msg}\n`);
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -60,6 +61,12 @@ async function measure(db: Db, receivers: HttpsReceiver[], ids: string[], label:
   const last = Math.max(...got.map((q) => q.at));
   const perSecond = got.length / ((last - first) / 1000);
   const duplicates = got.length - new Set(got.map((q) => `${q.path}|${q.json.id}`)).size;
+  // Where the time goes: commit → delivery row (dispatcher fan-out) → receipt (workflow start, attempt).
+  const rows: { event_id: string; created_at: Date }[] = await db('webhook_deliveries').whereIn('event_id', ids).select('event_id', 'created_at');
+  const fanout = rows.map((r) => r.created_at.getTime() - created.get(r.event_id)!).sort((a, b) => a - b);
+  const rowAt = new Map(rows.map((r) => [r.event_id, r.created_at.getTime()]));
+  const afterFanout = got.map((q) => q.at - rowAt.get(q.json.id)!).sort((a, b) => a - b);
+  log(`  commit → delivery row p50 ${percentile(fanout, 50)} ms, p99 ${percentile(fanout, 99)} ms; delivery row → receipt p50 ${percentile(afterFanout, 50)} ms, p99 ${percentile(afterFanout, 99)} ms`);
   log(
     `  ${got.length} deliveries in ${((last - first) / 1000).toFixed(1)} s = ${perSecond.toFixed(0)} deliveries/s; ` +
       `commit → receipt p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies[latencies.length - 1]} ms; duplicates ${duplicates}`,
@@ -113,9 +120,11 @@ async function main(): Promise<void> {
     log('\n== warm-up: 50 events ==');
     await measure(db, receivers, await writeEvents(db, workspace.id, 50, 25, 'warm'), 'warm-up');
 
-    log(`\n== paced: ${EVENTS} events at ${RATE}/s to 2 endpoints (${EVENTS * 2} deliveries) ==`);
-    const paced = await measure(db, receivers, await writeEvents(db, workspace.id, EVENTS, RATE, 'paced'), 'paced');
-    log(`  target: p99 < 2000 ms → ${paced.p99 < 2000 ? 'met' : 'NOT met'}`);
+    for (const rate of RATES) {
+      log(`\n== paced: ${EVENTS} events at ${rate}/s to 2 endpoints (${EVENTS * 2} deliveries, ${rate * 2} deliveries/s offered) ==`);
+      const paced = await measure(db, receivers, await writeEvents(db, workspace.id, EVENTS, rate, `paced-${rate}`), 'paced');
+      log(`  target: p99 < 2000 ms → ${paced.p99 < 2000 ? 'met' : 'NOT met'}`);
+    }
 
     log(`\n== burst: ${EVENTS} events committed at once to 2 endpoints (${EVENTS * 2} deliveries) ==`);
     const burst = await measure(db, receivers, await writeEvents(db, workspace.id, EVENTS, null, 'burst'), 'burst');

@@ -41,7 +41,7 @@ const deliveriesQuery = z.object({
   offset: z.string().regex(/^\d+$/).optional().describe('0 or more, default 0'),
 });
 
-/** Keeps the outbox dispatcher's Schedule in place; webhooks work without it only for tests. */
+/** Creates the outbox dispatcher's Schedule once per process (idempotent); without it no event is fanned out. */
 function ensureDispatcher(ctx: ApiContext, { temporal }: ApiDeps): void {
   void ensureOutboxSweepOnce(temporal).catch((err) => ctx.state.log.warn({ err }, 'could not ensure the outbox sweep schedule; retried on the next webhook call'));
 }

@@ -14,7 +14,13 @@ export interface SendOptions {
   ca?: string | Buffer;
 }
 
-const excerptOf = (chunks: Buffer[]) => (chunks.length ? Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8') : null);
+function excerptOf(chunks: Buffer[]): string | null {
+  if (!chunks.length) return null;
+  let text = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
+  // A character cut in half decodes to U+FFFD (3 bytes): drop it so the excerpt stays within 2 KB.
+  while (Buffer.byteLength(text) > RESPONSE_EXCERPT_BYTES) text = text.slice(0, -1);
+  return text;
+}
 
 /**
  * One POST. The URL is checked again (DNS can change since creation) and the connection pinned

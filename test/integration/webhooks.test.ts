@@ -157,7 +157,7 @@ describe('webhook delivery', () => {
     await receiver.waitFor('/everything', 2);
     const test = await stack.request('POST', `/v1/webhooks/${onlyCompleted.id}/test`, { headers: f.headers });
     expect(test.body.data.status).toBe('delivered');
-    await new Promise((r) => setTimeout(r, 1500)); // anything misrouted would have arrived by now
+    await new Promise((r) => setTimeout(r, 1000)); // anything misrouted would have arrived by now
 
     expect(receiver.received.filter((r) => r.path === '/only-completed').map((r) => r.json.type)).toEqual(['search.completed', 'webhook.test']);
     expect(receiver.received.filter((r) => r.path === '/everything').map((r) => r.json.id).sort()).toEqual([completed, changed].sort());
@@ -206,7 +206,7 @@ describe('webhook delivery', () => {
 
     // Off: nothing is delivered, not even a test.
     const ignored = await event(f.workspace.id, 'search.completed', {});
-    await new Promise((r) => setTimeout(r, 1500));
+    await new Promise((r) => setTimeout(r, 1000));
     expect(await deliveryOf(hook.id, ignored)).toBeUndefined();
     expect((await stack.request('POST', `/v1/webhooks/${hook.id}/test`, { headers: f.headers })).status).toBe(409);
 
