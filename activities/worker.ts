@@ -54,11 +54,14 @@ async function main(): Promise<void> {
   const handle = await startWorker({ config, db, logger });
   logger.info({ taskQueue: config.temporal.taskQueue, address: config.temporal.address }, 'worker started');
   // The outbox sweep Schedule must exist even when no webhook call has created it yet (e.g. after
-  // Temporal's state was reset); creating it is idempotent.
-  const temporal = createTemporal(config);
-  await ensureOutboxSweep(temporal.client, config.temporal.taskQueue)
-    .catch((err) => logger.error({ err }, 'could not create the outbox sweep schedule'))
-    .finally(() => temporal.close());
+  // Temporal's state was reset); creating it is idempotent. Tests that run short-lived workers on
+  // a shared database turn this off so their workers never sweep other tests' events.
+  if (config.outboxSweepOnStart) {
+    const temporal = createTemporal(config);
+    await ensureOutboxSweep(temporal.client, config.temporal.taskQueue)
+      .catch((err) => logger.error({ err }, 'could not create the outbox sweep schedule'))
+      .finally(() => temporal.close());
+  }
 
   // We own shutdown: stop polling, let running activities finish, then close the pool.
   let stopping = false;
