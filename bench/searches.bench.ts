@@ -10,6 +10,7 @@ import { workspaceRepository } from '../src/db/workspace.repository';
 import { createProgressWriter, progressLine } from '../src/cli/progress';
 import { freePort, waitFor } from '../src/dev/processes';
 import { startInfrastructure } from '../src/dev/stack';
+import { ROOT, log, peakRssMb, percentile, productionArgs } from './lib';
 
 /**
  * Issue-4 performance figures on this machine (`npm run bench -- searches`):
@@ -19,13 +20,7 @@ import { startInfrastructure } from '../src/dev/stack';
  * The 1M corpus lives in .data/bench (loaded once, reused by later runs).
  */
 
-const ROOT = path.resolve(__dirname, '..');
 const CORPUS = Number(process.env.BENCH_CORPUS_SIZE ?? 1_000_000);
-const log = (msg: string) => process.stdout.write(`${msg}\n`);
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 async function load(url: string, headers: Record<string, string>, clients: number, seconds: number) {
   const latencies: number[] = [];
@@ -44,12 +39,6 @@ async function load(url: string, headers: Record<string, string>, clients: numbe
   );
   latencies.sort((a, b) => a - b);
   return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, requests: latencies.length };
-}
-
-/** Peak resident set (VmHWM) of a process, in MB. */
-function peakRssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
 }
 
 /** A 100k-row search made directly from the people table (bulk fixture for the CSV export). */
@@ -104,8 +93,8 @@ async function main(): Promise<void> {
       SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
       LOG_LEVEL: 'warn',
     };
-    const api = infra.group.spawn('api', process.execPath, ['--import', 'tsx', path.join(ROOT, 'api/server.ts')], { env, cwd: ROOT, quiet: true });
-    infra.group.spawn('worker', process.execPath, ['--import', 'tsx', path.join(ROOT, 'activities/worker.ts')], { env, cwd: ROOT, quiet: true });
+    const api = infra.group.spawn('api', process.execPath, productionArgs('api/server'), { env, cwd: ROOT, quiet: true });
+    infra.group.spawn('worker', process.execPath, productionArgs('activities/worker'), { env, cwd: ROOT, quiet: true });
     const base = `http://127.0.0.1:${apiPort}/v1`;
     await waitFor('api and worker', async () => (await fetch(`${base}/health?worker=true`)).ok, 120_000, 500);
 
@@ -152,7 +141,7 @@ async function main(): Promise<void> {
     const bulkProject = await projectRepository(db).create(workspace.id, 'Bench export');
     const bulk = await bulkSearch(db, workspace.id, bulkProject.id, 100_000);
     const exportPort = await freePort();
-    const exportApi = infra.group.spawn('api-export', process.execPath, ['--import', 'tsx', path.join(ROOT, 'api/server.ts')], { env: { ...env, PORT: String(exportPort) }, cwd: ROOT, quiet: true });
+    const exportApi = infra.group.spawn('api-export', process.execPath, productionArgs('api/server'), { env: { ...env, PORT: String(exportPort) }, cwd: ROOT, quiet: true });
     const exportBase = `http://127.0.0.1:${exportPort}/v1`;
     await waitFor('export api', async () => (await fetch(`${exportBase}/health`)).ok, 60_000, 200);
     const rssBefore = peakRssMb(exportApi.pid!);

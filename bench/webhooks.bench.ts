@@ -9,6 +9,7 @@ import { freePort, waitFor } from '../src/dev/processes';
 import { startInfrastructure } from '../src/dev/stack';
 import { writeEvent } from '../src/events/outbox';
 import { makeTestCert, startHttpsReceiver, type HttpsReceiver } from '../test/support/https-receiver';
+import { ROOT, log, percentile, productionArgs } from './lib';
 
 /**
  * Issue-5 webhook figures on this machine (`npm run bench -- webhooks`): 1,000 events fanned out
@@ -19,13 +20,10 @@ import { makeTestCert, startHttpsReceiver, type HttpsReceiver } from '../test/su
  * Targets: p99 < 2 s, ≥ 100 deliveries/s. BENCH_EVENTS and BENCH_RATES (events/s) override.
  */
 
-const ROOT = path.resolve(__dirname, '..');
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
 /** Events per second of the paced runs: 25/s = 50 deliveries/s, 50/s = the 100 deliveries/s target. */
 const RATES = (process.env.BENCH_RATES ?? '25,50').split(',').filter(Boolean).map(Number);
-const log = (msg: string) => process.stdout.write(`${msg}\n`);
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function writeEvents(db: Db, workspaceId: string, count: number, perSecond: number | null, tag: string): Promise<string[]> {
   const ids: string[] = [];
@@ -104,8 +102,8 @@ async function main(): Promise<void> {
       WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8',
       NODE_EXTRA_CA_CERTS: cert.certFile,
     };
-    infra.group.spawn('api', process.execPath, ['--import', 'tsx', path.join(ROOT, 'api/server.ts')], { env, cwd: ROOT, quiet: true });
-    infra.group.spawn('worker', process.execPath, ['--import', 'tsx', path.join(ROOT, 'activities/worker.ts')], { env, cwd: ROOT, quiet: true });
+    infra.group.spawn('api', process.execPath, productionArgs('api/server'), { env, cwd: ROOT, quiet: true });
+    infra.group.spawn('worker', process.execPath, productionArgs('activities/worker'), { env, cwd: ROOT, quiet: true });
     const base = `http://127.0.0.1:${apiPort}/v1`;
     await waitFor('api and worker', async () => (await fetch(`${base}/health?worker=true`)).ok, 120_000, 500);
 

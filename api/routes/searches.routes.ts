@@ -6,7 +6,7 @@ import { csvLine } from '../../src/domain/csv';
 import { AppError, notFound } from '../../src/domain/errors';
 import { isUuid } from '../../src/domain/ids';
 import { launchSearch } from '../../src/searches/launch';
-import { RECORD_COLUMNS, recordCsvValues, recordResource } from '../../src/searches/records';
+import { RECORD_COLUMNS, recordResource } from '../../src/searches/records';
 import { startSearchPass } from '../../src/searches/start';
 import { personJson, searchResource } from '../../src/searches/view';
 import { authOf } from '../context';
@@ -155,14 +155,15 @@ export const searchRoutes = defineRoutes([
     proposable: false,
     async handler(ctx, { db }) {
       const search = await findSearchOr404(db, authOf(ctx).workspace.id, ctx.params.searchId);
-      const batches = searchRepository(db).records(search.id);
+      const batches = searchRepository(db).recordCsvLines(search.id);
       async function* lines() {
         yield csvLine(RECORD_COLUMNS);
-        for await (const batch of batches) yield batch.map((row) => csvLine(recordCsvValues(row))).join('');
+        yield* batches;
       }
       ctx.type = 'text/csv; charset=utf-8';
       ctx.set('Content-Disposition', `attachment; filename="search-${search.id}-records.csv"`);
-      ctx.body = Readable.from(lines());
+      // One batch buffered at a time (Readable.from would otherwise read 16 batches ahead).
+      ctx.body = Readable.from(lines(), { highWaterMark: 1 });
     },
   },
 ]);

@@ -2,6 +2,7 @@ import type { Db } from './knex';
 import type { ResolvedCriteria } from '../domain/criteria';
 import type { ScoringWeights } from '../domain/scoring';
 import type { PassRow } from '../searches/pass';
+import { RECORD_CSV_SQL } from '../searches/records';
 
 export type SearchStatus = 'queued' | 'running' | 'complete' | 'failed';
 export type StopReason = 'target_reached' | 'pool_exhausted' | 'read_budget_reached' | 'error' | 'cancelled';
@@ -90,10 +91,31 @@ export function searchRepository(db: Db) {
       return { people: rows, total: rows.length ? Number(rows[0].total) : 0 };
     },
     /**
+     * Records CSV lines in order, in batches of seq ranges. seq is dense (1..n), so batches are
+     * independent: a few are built by Postgres at once (the formatting is the expensive part) and
+     * handed out in order.
+     */
+    async *recordCsvLines(searchId: string, batch = 1000, parallel = 3): AsyncGenerator<string> {
+      const [{ last }] = await db('search_people').where({ search_id: searchId }).max({ last: 'seq' });
+      const batches = Math.ceil(Number(last ?? 0) / batch);
+      const fetch = (k: number): Promise<string> => {
+        const query = Promise.resolve(db.raw(RECORD_CSV_SQL, [searchId, k * batch, (k + 1) * batch])).then((r) => (r.rows as { line: string }[]).map((row) => row.line).join(''));
+        query.catch(() => undefined); // a prefetch the consumer never awaits must not be an unhandled rejection
+        return query;
+      };
+      const inflight: Promise<string>[] = [];
+      for (let k = 0; k < Math.min(parallel, batches); k++) inflight.push(fetch(k));
+      for (let k = 0; k < batches; k++) {
+        const lines = await inflight.shift()!;
+        if (k + parallel < batches) inflight.push(fetch(k + parallel));
+        yield lines;
+      }
+    },
+    /**
      * Every person returned, in order, in batches by seq (constant memory for exports). The next
      * batch is fetched while the caller works on the current one.
      */
-    async *records(searchId: string, batch = 2000): AsyncGenerator<PersonRow[]> {
+    async *records(searchId: string, batch = 1000): AsyncGenerator<PersonRow[]> {
       // Everything but score_breakdown, which records do not show (less to parse per row).
       const fetch = (after: number): Promise<PersonRow[]> => {
         const query = Promise.resolve(

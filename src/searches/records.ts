@@ -1,5 +1,4 @@
 import type { PersonRow } from '../db/search.repository';
-import type { PersonProfile } from '../domain/profile';
 import type { CandidateSummary } from '../providers/profile-source';
 
 /** The Records CSV columns, in the spec's order. */
@@ -8,23 +7,6 @@ export const RECORD_COLUMNS = [
   'summary', 'candidate_id', 'about', 'experience_history', 'education', 'skills', 'certifications', 'languages', 'projects', 'connections',
 ] as const;
 
-
-const yesNo = (b: boolean) => (b ? 'yes' : 'no');
-
-/** Text forms of the profile sections, for the CSV (empty when the profile was not read). */
-export function profileText(profile: PersonProfile | null) {
-  if (!profile) return { about: '', experience_history: '', education: '', skills: '', certifications: '', languages: '', projects: '', connections: '' };
-  return {
-    about: profile.about,
-    experience_history: profile.experience.map((e) => `${e.title}, ${e.company} (${e.start} – ${e.end ?? 'present'})`).join(' | '),
-    education: profile.education.map((e) => `${e.degree} ${e.field}, ${e.school} (${e.start_year}–${e.end_year})`).join(' | '),
-    skills: profile.skills.join('; '),
-    certifications: profile.certifications.join('; '),
-    languages: profile.languages.join('; '),
-    projects: profile.projects.map((p) => `${p.name}: ${p.description}`).join(' | '),
-    connections: String(profile.connections),
-  };
-}
 
 /** One record: everything the result page showed, plus the profile when it was read. */
 export function recordResource(row: PersonRow) {
@@ -47,12 +29,33 @@ export function recordResource(row: PersonRow) {
   };
 }
 
-/** The CSV values of one record, in RECORD_COLUMNS order. */
-export function recordCsvValues(row: PersonRow): unknown[] {
-  const r = recordResource(row);
-  const text = profileText(row.profile as PersonProfile | null);
-  return [
-    r.status, r.score ?? '', r.page, r.first_name, r.last_name, r.title, r.company, r.location, r.network_url, yesNo(r.open_profile), yesNo(r.premium),
-    r.summary, r.candidate_id, text.about, text.experience_history, text.education, text.skills, text.certifications, text.languages, text.projects, text.connections,
-  ];
-}
+/** RFC 4180 quoting in SQL, the same rule as csvField in src/domain/csv.ts. */
+const q = (expr: string) => `(case when ${expr} ~ '[",\r\n]' then '"' || replace(${expr}, '"', '""') || '"' else coalesce(${expr}, '') end)`;
+
+/**
+ * The Records CSV line of every person (columns in RECORD_COLUMNS order, CRLF-terminated), built
+ * by Postgres: the export handles one string per row and no profile objects, which keeps it fast
+ * and small in memory.
+ */
+export const RECORD_CSV_SQL = `
+  select concat_ws(',',
+         sp.status, coalesce(sp.score::text, ''), (sp.page + 1)::text,
+         ${q("(sp.summary->>'first_name')")}, ${q("(sp.summary->>'last_name')")}, ${q("(sp.summary->>'title')")}, ${q("(sp.summary->>'company')")},
+         ${q("(sp.summary->>'location')")}, ${q("(sp.summary->>'network_url')")},
+         case when (sp.summary->>'open_profile')::boolean then 'yes' else 'no' end,
+         case when (sp.summary->>'premium')::boolean then 'yes' else 'no' end,
+         ${q("(sp.summary->>'summary')")}, sp.candidate_id::text,
+         ${q("(sp.profile->>'about')")},
+         ${q(`(select string_agg(format('%s, %s (%s – %s)', e->>'title', e->>'company', e->>'start', coalesce(e->>'end', 'present')), ' | ' order by o)
+                from jsonb_array_elements(sp.profile->'experience') with ordinality as x(e, o))`)},
+         ${q(`(select string_agg(format('%s %s, %s (%s–%s)', e->>'degree', e->>'field', e->>'school', e->>'start_year', e->>'end_year'), ' | ' order by o)
+                from jsonb_array_elements(sp.profile->'education') with ordinality as x(e, o))`)},
+         ${q(`(select string_agg(v, '; ' order by o) from jsonb_array_elements_text(sp.profile->'skills') with ordinality as x(v, o))`)},
+         ${q(`(select string_agg(v, '; ' order by o) from jsonb_array_elements_text(sp.profile->'certifications') with ordinality as x(v, o))`)},
+         ${q(`(select string_agg(v, '; ' order by o) from jsonb_array_elements_text(sp.profile->'languages') with ordinality as x(v, o))`)},
+         ${q(`(select string_agg(format('%s: %s', e->>'name', e->>'description'), ' | ' order by o)
+                from jsonb_array_elements(sp.profile->'projects') with ordinality as x(e, o))`)},
+         coalesce(sp.profile->>'connections', '')) || E'\r\n' as line
+    from search_people sp
+   where sp.search_id = ? and sp.seq > ? and sp.seq <= ?
+   order by sp.seq`;
