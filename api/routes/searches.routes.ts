@@ -11,6 +11,7 @@ import { startSearchPass } from '../../src/searches/start';
 import { personJson, searchResource } from '../../src/searches/view';
 import { authOf } from '../context';
 import { sendData, sendRawData } from '../respond';
+import { ResponseCache } from '../response-cache';
 import { defineRoutes } from '../route-def';
 import { findProjectOr404 } from './projects.routes';
 
@@ -48,6 +49,9 @@ function booleanParam(value: unknown, name: string, fallback: boolean): boolean 
   if (value === 'false' || value === '0') return false;
   throw new AppError('invalid_request', 400, `${name} must be true or false`, { parameter: name });
 }
+
+/** People pages of completed searches, by search version (see the searches_touch migration). */
+const peoplePages = new ResponseCache(64 * 1024 * 1024);
 
 export const searchRoutes = defineRoutes([
   {
@@ -122,10 +126,18 @@ export const searchRoutes = defineRoutes([
       const minScore = integerParam(ctx.query.min_score, 'min_score');
       const withProfile = booleanParam(ctx.query.profile, 'profile', true);
       if (!isUuid(ctx.params.searchId)) throw notFound('search_not_found', 'Search');
-      const { people, total } = await searchRepository(db).scoredPeople(workspaceId, ctx.params.searchId, { minScore, limit, offset, withProfile });
-      if (people.length === 0) await findSearchOr404(db, workspaceId, ctx.params.searchId); // empty page, or no such search?
-      // Past the end: an empty page and total 0 (spec "Pagination": stop on an empty page).
-      sendRawData(ctx, `{"people":[${people.map((p) => personJson(p, withProfile)).join(',')}],"total":${total}}`);
+      const version = await searchRepository(db).version(workspaceId, ctx.params.searchId);
+      if (!version) throw notFound('search_not_found', 'Search');
+      // A completed search's pages only change with a new version (a pass, a re-score).
+      const key = `${ctx.params.searchId}|${version.updated_at.toISOString()}|${minScore}|${limit}|${offset}|${withProfile}`;
+      let data = version.status === 'complete' ? peoplePages.get(key) : undefined;
+      if (data === undefined) {
+        const { people, total } = await searchRepository(db).scoredPeople(ctx.params.searchId, { minScore, limit, offset, withProfile });
+        // Past the end: an empty page and total 0 (spec "Pagination": stop on an empty page).
+        data = `{"people":[${people.map((p) => personJson(p, withProfile)).join(',')}],"total":${total}}`;
+        if (version.status === 'complete') peoplePages.set(key, data);
+      }
+      sendRawData(ctx, data);
     },
   },
   {

@@ -32,6 +32,8 @@ export interface SearchRow {
   created_at: Date;
   started_at: Date | null;
   closed_at: Date | null;
+  /** Changes with every change of the search or its people (trigger searches_touch). */
+  updated_at: Date;
 }
 
 export interface PersonRow {
@@ -75,18 +77,20 @@ export function searchRepository(db: Db) {
      * (a window count: one query). JSON columns come back as text, to be spliced into the response
      * without a parse/stringify round trip.
      */
-    async scoredPeople(workspaceId: string, searchId: string, opts: { minScore?: number; limit: number; offset: number; withProfile: boolean }): Promise<{ people: RawPerson[]; total: number }> {
-      // The workspace check is part of the query, so the hot path is one round trip.
+    /** The search's status and version stamp, if it belongs to the workspace. */
+    async version(workspaceId: string, searchId: string): Promise<Pick<SearchRow, 'status' | 'updated_at'> | undefined> {
+      return db('searches').where({ id: searchId, workspace_id: workspaceId }).first('status', 'updated_at');
+    },
+    async scoredPeople(searchId: string, opts: { minScore?: number; limit: number; offset: number; withProfile: boolean }): Promise<{ people: RawPerson[]; total: number }> {
       const { rows } = await db.raw(
         `select candidate_id, summary->>'first_name' || ' ' || (summary->>'last_name') as name, score,
                 score_breakdown::text as breakdown_json, ${opts.withProfile ? 'profile::text' : 'null'} as profile_json,
                 count(*) over () as total
            from search_people
-          where search_id = (select id from searches where id = ? and workspace_id = ?)
-            and status = 'scored' ${opts.minScore === undefined ? '' : 'and score >= ?'}
+          where search_id = ? and status = 'scored' ${opts.minScore === undefined ? '' : 'and score >= ?'}
           order by score desc, seq asc
           limit ? offset ?`,
-        [searchId, workspaceId, ...(opts.minScore === undefined ? [] : [opts.minScore]), opts.limit, opts.offset],
+        [searchId, ...(opts.minScore === undefined ? [] : [opts.minScore]), opts.limit, opts.offset],
       );
       return { people: rows, total: rows.length ? Number(rows[0].total) : 0 };
     },

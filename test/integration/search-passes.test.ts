@@ -144,8 +144,15 @@ describe('scoring preview and apply', () => {
     expect(preview.body.data.top_changes.length).toBeGreaterThan(0);
     expect(await stack.db('search_people').where({ search_id: search.id, status: 'scored' }).orderBy('seq').pluck('score')).toEqual(scoresBefore);
 
+    const pageUrl = `/v1/searches/${search.id}/people?profile=false&limit=500`;
+    const pageBefore = (await stack.request('GET', pageUrl, { headers: f.headers })).body.data.people; // now cached
     const applied = await stack.request('POST', `/v1/searches/${search.id}/scoring/apply`, { headers: f.headers, body: change });
     expect(applied.status).toBe(200);
+    // The people list shows the new scores at once (its cache is keyed by the search's version).
+    const pageAfter = (await stack.request('GET', pageUrl, { headers: f.headers })).body.data.people;
+    const stored = new Map((await stack.db('search_people').where({ search_id: search.id, status: 'scored' }).select('candidate_id', 'score')).map((r) => [r.candidate_id, r.score]));
+    expect(pageAfter.every((p: { id: string; score: number }) => stored.get(p.id) === p.score)).toBe(true);
+    expect(pageAfter).not.toEqual(pageBefore);
     expect(applied.body.data).toMatchObject({ search_id: search.id, rescored: scoresBefore.length, workflow_id: expect.stringMatching(new RegExp(`^rescore-${search.id}-`)) });
     const leaving = applied.body.data.removed.length;
     expect(leaving + applied.body.data.added.length).toBeGreaterThan(0);
