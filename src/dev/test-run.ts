@@ -44,7 +44,7 @@ async function main(): Promise<number> {
   fs.mkdirSync(runDir, { recursive: true });
   const [pgPort, temporalPort, httpPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
 
-  const typecheck = run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], process.env);
+  const typecheck = run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], settings.passthrough);
   const started = Date.now();
   const infra = await startInfrastructure({
     databaseUrl: settings.databaseUrl,
@@ -74,14 +74,14 @@ async function main(): Promise<number> {
     }
     log('type check passed');
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
+      ...settings.passthrough,
       NODE_ENV: 'test',
       DATABASE_URL: infra.databaseUrl,
       TEMPORAL_ADDRESS: infra.temporalAddress,
       TEMPORAL_NAMESPACE: settings.temporalNamespace,
       TEMPORAL_CLI: settings.temporalCli,
-      SECRETS_KEY: process.env.SECRETS_KEY ?? randomBytes(32).toString('base64'),
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+      SECRETS_KEY: settings.passthrough.SECRETS_KEY ?? randomBytes(32).toString('base64'),
+      LOG_LEVEL: settings.passthrough.LOG_LEVEL ?? 'silent',
       TEST_RUN_DIR: runDir,
     };
     return await run(process.execPath, [path.join(ROOT, 'node_modules/jest/bin/jest.js'), ...process.argv.slice(2)], env);
