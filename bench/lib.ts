@@ -1,6 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { loadStackSettings } from '../src/config';
+import { freePort } from '../src/dev/processes';
+import { startInfrastructure } from '../src/dev/stack';
 
 /** What the benchmarks share: output, percentiles, memory readings and production processes. */
 
@@ -30,4 +33,20 @@ export function productionArgs(entry: 'api/server' | 'activities/worker'): strin
     built = true;
   }
   return [path.join(ROOT, 'dist', `${entry}.js`)];
+}
+
+/** Postgres and a Temporal dev server on free private ports for one benchmark, plus a free API port. */
+export async function startBenchStack(opts: { dataDir: string; persistent: boolean }) {
+  const settings = loadStackSettings();
+  fs.mkdirSync(opts.dataDir, { recursive: true });
+  const [pgPort, tPort, httpPort, metricsPort, apiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const infra = await startInfrastructure({
+    temporalCli: settings.temporalCli,
+    namespace: 'default',
+    postgres: { dataDir: path.join(opts.dataDir, 'pg'), port: pgPort, database: 'bench', persistent: opts.persistent, fast: true },
+    temporal: { port: tPort, uiPort: null, httpPort, metricsPort, dbFile: null },
+    quiet: true,
+    log,
+  });
+  return { infra, apiPort };
 }

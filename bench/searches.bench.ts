@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import { loadStackSettings } from '../src/config';
 import { corpusSize, loadCorpus } from '../src/corpus/loader';
 import { createDb, type Db } from '../src/db/knex';
 import { apiKeyRepository } from '../src/db/api-key.repository';
@@ -9,8 +7,7 @@ import { projectRepository } from '../src/db/project.repository';
 import { workspaceRepository } from '../src/db/workspace.repository';
 import { createProgressWriter, progressLine } from '../src/cli/progress';
 import { freePort, waitFor } from '../src/dev/processes';
-import { startInfrastructure } from '../src/dev/stack';
-import { ROOT, log, peakRssMb, percentile, productionArgs } from './lib';
+import { ROOT, log, peakRssMb, percentile, productionArgs, startBenchStack } from './lib';
 
 /**
  * Issue-4 performance figures on this machine (`npm run bench -- searches`):
@@ -61,18 +58,7 @@ async function bulkSearch(db: Db, workspaceId: string, projectId: string, rows: 
 }
 
 async function main(): Promise<void> {
-  const settings = loadStackSettings();
-  const dataDir = path.join(ROOT, '.data', 'bench');
-  fs.mkdirSync(dataDir, { recursive: true });
-  const [pgPort, tPort, httpPort, metricsPort, apiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-  const infra = await startInfrastructure({
-    temporalCli: settings.temporalCli,
-    namespace: 'default',
-    postgres: { dataDir: path.join(dataDir, 'pg'), port: pgPort, database: 'bench', persistent: true, fast: true },
-    temporal: { port: tPort, uiPort: null, httpPort, metricsPort, dbFile: null },
-    quiet: true,
-    log,
-  });
+  const { infra, apiPort } = await startBenchStack({ dataDir: path.join(ROOT, '.data', 'bench'), persistent: true });
   const db = createDb(infra.databaseUrl, 4);
   try {
     const have = await corpusSize(db);

@@ -1,15 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { loadStackSettings } from '../src/config';
 import { apiKeyRepository } from '../src/db/api-key.repository';
 import { createDb, type Db } from '../src/db/knex';
 import { workspaceRepository } from '../src/db/workspace.repository';
-import { freePort, waitFor } from '../src/dev/processes';
-import { startInfrastructure } from '../src/dev/stack';
+import { waitFor } from '../src/dev/processes';
 import { writeEvent } from '../src/events/outbox';
 import { makeTestCert, startHttpsReceiver, type HttpsReceiver } from '../test/support/https-receiver';
-import { ROOT, log, percentile, productionArgs } from './lib';
+import { ROOT, log, percentile, productionArgs, startBenchStack } from './lib';
 
 /**
  * Issue-5 webhook figures on this machine (`npm run bench -- webhooks`): 1,000 events fanned out
@@ -73,18 +71,8 @@ async function measure(db: Db, receivers: HttpsReceiver[], ids: string[], label:
 }
 
 async function main(): Promise<void> {
-  const settings = loadStackSettings();
   const dataDir = path.join(ROOT, '.data', `bench-webhooks-${process.pid}`);
-  fs.mkdirSync(dataDir, { recursive: true });
-  const [pgPort, tPort, httpPort, metricsPort, apiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-  const infra = await startInfrastructure({
-    temporalCli: settings.temporalCli,
-    namespace: 'default',
-    postgres: { dataDir: path.join(dataDir, 'pg'), port: pgPort, database: 'bench', persistent: false, fast: true },
-    temporal: { port: tPort, uiPort: null, httpPort, metricsPort, dbFile: null },
-    quiet: true,
-    log,
-  });
+  const { infra, apiPort } = await startBenchStack({ dataDir, persistent: false });
   const db = createDb(infra.databaseUrl, 8);
   const cert = makeTestCert();
   const receivers = await Promise.all([startHttpsReceiver(cert), startHttpsReceiver(cert)]);
