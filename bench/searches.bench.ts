@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import path from 'node:path';
 import { corpusSize, loadCorpus } from '../src/corpus/loader';
 import { createDb, type Db } from '../src/db/knex';
@@ -19,7 +20,20 @@ import { ROOT, log, peakRssMb, percentile, productionArgs, startBenchStack } fro
 
 const CORPUS = Number(process.env.BENCH_CORPUS_SIZE ?? 1_000_000);
 
+/**
+ * 20 keep-alive clients for `seconds`; plain node:http (lighter than fetch), since the load
+ * generator shares the machine's two cores with the API and Postgres it measures.
+ */
 async function load(url: string, headers: Record<string, string>, clients: number, seconds: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
+  const get = () =>
+    new Promise<number>((resolve, reject) => {
+      const req = http.get(url, { headers, agent }, (res) => {
+        res.on('data', () => undefined);
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+    });
   const latencies: number[] = [];
   let errors = 0;
   const deadline = Date.now() + seconds * 1000;
@@ -27,13 +41,13 @@ async function load(url: string, headers: Record<string, string>, clients: numbe
     Array.from({ length: clients }, async () => {
       while (Date.now() < deadline) {
         const t = performance.now();
-        const res = await fetch(url, { headers });
-        await res.arrayBuffer();
+        const status = await get();
         latencies.push(performance.now() - t);
-        if (res.status !== 200) errors++;
+        if (status !== 200) errors++;
       }
     }),
   );
+  agent.destroy();
   latencies.sort((a, b) => a - b);
   return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, requests: latencies.length };
 }
@@ -90,10 +104,12 @@ async function main(): Promise<void> {
     const project = await projectRepository(db).create(workspace.id, 'Bench project');
 
     log('\n== database-only pass, read budget 200, 1M corpus: launch → complete ==');
-    const metros = ['san-francisco-bay-area', 'new-york-city', 'london', 'berlin', 'bangalore', 'chicago'];
+    // The first pass after start pays for cold caches (Postgres buffers, the workflow sandbox);
+    // it is shown apart and the six measured passes come after it.
+    const metros = ['seattle', 'san-francisco-bay-area', 'new-york-city', 'london', 'berlin', 'bangalore', 'chicago'];
     const passTimes: number[] = [];
     let sampleSearch = '';
-    for (const metro of metros) {
+    for (const [i, metro] of metros.entries()) {
       const t = performance.now();
       const launched = await fetch(`${base}/projects/${project.id}/searches`, {
         method: 'POST',
@@ -108,9 +124,9 @@ async function main(): Promise<void> {
         status = record.status;
       }
       const ms = performance.now() - t;
-      passTimes.push(ms);
+      if (i > 0) passTimes.push(ms);
       sampleSearch = launched.data.id;
-      log(`  ${metro.padEnd(24)} ${status} in ${(ms / 1000).toFixed(2)} s (profiles_read ${record!.profiles_read})`);
+      log(`  ${metro.padEnd(24)} ${status} in ${(ms / 1000).toFixed(2)} s (profiles_read ${record!.profiles_read})${i === 0 ? '  ← cold first pass, not counted' : ''}`);
     }
     passTimes.sort((a, b) => a - b);
     log(`  median ${(percentile(passTimes, 50) / 1000).toFixed(2)} s, max ${(passTimes[passTimes.length - 1] / 1000).toFixed(2)} s (target < 3 s)`);
@@ -140,7 +156,7 @@ async function main(): Promise<void> {
       const { done, value } = await reader.read();
       if (done) break;
       bytes += value.length;
-      rows += value.reduce((n: number, b: number) => (b === 10 ? n + 1 : n), 0);
+      for (let at = value.indexOf(10); at !== -1; at = value.indexOf(10, at + 1)) rows++;
     }
     const seconds = (performance.now() - t) / 1000;
     log(`  ${rows} rows, ${(bytes / 1e6).toFixed(0)} MB in ${seconds.toFixed(2)} s = ${(rows / seconds).toFixed(0)} rows/s (target ≥ 20,000)`);
