@@ -50,3 +50,18 @@ export async function startBenchStack(opts: { dataDir: string; persistent: boole
   });
   return { infra, apiPort };
 }
+
+/** The environment of the benchmark's API and worker: production mode against the private stack. */
+export function productionEnv(stack: { infra: { databaseUrl: string; temporalAddress: string }; apiPort: number }, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(stack.apiPort),
+    DATABASE_URL: stack.infra.databaseUrl,
+    TEMPORAL_ADDRESS: stack.infra.temporalAddress,
+    SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}

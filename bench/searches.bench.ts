@@ -8,7 +8,7 @@ import { projectRepository } from '../src/db/project.repository';
 import { workspaceRepository } from '../src/db/workspace.repository';
 import { createProgressWriter, progressLine } from '../src/cli/progress';
 import { freePort, waitFor } from '../src/dev/processes';
-import { ROOT, log, peakRssMb, percentile, productionArgs, startBenchStack } from './lib';
+import { ROOT, log, peakRssMb, percentile, productionArgs, productionEnv, startBenchStack } from './lib';
 
 /**
  * Issue-4 performance figures on this machine (`npm run bench -- searches`):
@@ -83,16 +83,7 @@ async function main(): Promise<void> {
       await loadCorpus(db, { size: CORPUS, seed: 42, onProgress: (p) => bar.update(progressLine('people', p.loaded, p.total, `${p.perSecond}/s`)) });
       bar.done(progressLine('people', CORPUS, CORPUS, `${((Date.now() - started) / 1000).toFixed(0)} s`));
     }
-    const env = {
-      ...process.env,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(apiPort),
-      DATABASE_URL: infra.databaseUrl,
-      TEMPORAL_ADDRESS: infra.temporalAddress,
-      SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
-      LOG_LEVEL: 'warn',
-    };
+    const env = productionEnv({ infra, apiPort });
     const api = infra.group.spawn('api', process.execPath, productionArgs('api/server'), { env, cwd: ROOT, quiet: true });
     infra.group.spawn('worker', process.execPath, productionArgs('activities/worker'), { env, cwd: ROOT, quiet: true });
     const base = `http://127.0.0.1:${apiPort}/v1`;

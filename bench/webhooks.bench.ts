@@ -7,7 +7,7 @@ import { workspaceRepository } from '../src/db/workspace.repository';
 import { waitFor } from '../src/dev/processes';
 import { writeEvent } from '../src/events/outbox';
 import { makeTestCert, startHttpsReceiver, type HttpsReceiver } from '../test/support/https-receiver';
-import { ROOT, log, percentile, productionArgs, startBenchStack } from './lib';
+import { ROOT, log, percentile, productionArgs, productionEnv, startBenchStack } from './lib';
 
 /**
  * Issue-5 webhook figures on this machine (`npm run bench -- webhooks`): 1,000 events fanned out
@@ -77,19 +77,11 @@ async function main(): Promise<void> {
   const cert = makeTestCert();
   const receivers = await Promise.all([startHttpsReceiver(cert), startHttpsReceiver(cert)]);
   try {
-    const env = {
-      ...process.env,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(apiPort),
-      DATABASE_URL: infra.databaseUrl,
-      TEMPORAL_ADDRESS: infra.temporalAddress,
-      SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
-      LOG_LEVEL: 'warn',
+    const env = productionEnv({ infra, apiPort }, {
       // The receivers are local: exempt loopback (tests and benchmarks only) and trust their certificate.
       WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8',
       NODE_EXTRA_CA_CERTS: cert.certFile,
-    };
+    });
     infra.group.spawn('api', process.execPath, productionArgs('api/server'), { env, cwd: ROOT, quiet: true });
     infra.group.spawn('worker', process.execPath, productionArgs('activities/worker'), { env, cwd: ROOT, quiet: true });
     const base = `http://127.0.0.1:${apiPort}/v1`;

@@ -4,36 +4,10 @@ import { workspaceRepository, type Workspace, type WorkspaceChanges } from '../d
 import { DEFAULT_KEY_RATE_LIMIT, FUNDING_MODES, KEY_ENVIRONMENTS, type FundingMode, type KeyEnvironment } from '../domain/api-keys';
 import { DEFAULT_PLAN, PLANS } from '../domain/plans';
 import { ALL_SCOPES, isKnownScope, SCOPES } from '../domain/scopes';
-import { isUuid } from '../domain/ids';
-import { parseArgs, requireOption, UsageError, type ParsedArgs } from './args';
+import { isoTimestamp, onOff, oneOf, optionValue, parseArgs, requireOption, UsageError, uuidArg, wholeNumber } from './args';
 import type { CliContext } from './main';
 
-function uuidArg(value: string, what: string): string {
-  if (!isUuid(value)) throw new UsageError(`${what} must be an id (uuid), got ${value}`);
-  return value;
-}
-
-function oneOf<T extends string>(value: string, allowed: readonly T[], option: string): T {
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${option} must be one of ${allowed.join(', ')}, got ${value}`);
-  return value as T;
-}
-
-function positiveInt(value: string, option: string, min = 1): number {
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > 1_000_000_000) throw new UsageError(`--${option} must be a whole number of at least ${min}, got ${value}`);
-  return Number(value);
-}
-
-function onOff(value: string, option: string): boolean {
-  return oneOf(value, ['on', 'off'] as const, option) === 'on';
-}
-
-function isoDate(value: string, option: string): Date {
-  const date = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) throw new UsageError(`--${option} must be an ISO 8601 date or timestamp, got ${value}`);
-  return date;
-}
-
-const str = (args: ParsedArgs, name: string) => (typeof args.options[name] === 'string' ? (args.options[name] as string) : undefined);
+const str = optionValue;
 
 async function findWorkspace(ctx: CliContext, id: string): Promise<Workspace> {
   const workspace = await workspaceRepository(ctx.db).find(uuidArg(id, 'workspace'));
@@ -64,7 +38,7 @@ export const adminCommands: Record<string, (argv: string[], ctx: CliContext) => 
     const name = requireOption(args, 'name').trim();
     const planOption = str(args, 'plan') ?? DEFAULT_PLAN;
     const plan = planOption === 'none' ? null : oneOf(planOption, PLANS, 'plan');
-    const credits = str(args, 'credits') === undefined ? 0 : positiveInt(str(args, 'credits')!, 'credits', 0);
+    const credits = str(args, 'credits') === undefined ? 0 : wholeNumber(str(args, 'credits')!, 'credits', 0);
     const workspace = await workspaceRepository(ctx.db).create({ name, plan, credits });
     if (args.options.json) ctx.out(JSON.stringify({ id: workspace.id, name: workspace.name, plan: workspace.plan, credits }));
     else ctx.out(`Created workspace ${workspace.id} "${workspace.name}" (plan ${workspace.plan ?? 'none'}, ${credits} credits)`);
@@ -78,8 +52,8 @@ export const adminCommands: Record<string, (argv: string[], ctx: CliContext) => 
     if (str(args, 'frozen')) changes.frozen = onOff(str(args, 'frozen')!, 'frozen');
     if (str(args, 'plan')) changes.plan = str(args, 'plan') === 'none' ? null : oneOf(str(args, 'plan')!, PLANS, 'plan');
     if (str(args, 'plan-active')) changes.plan_active = onOff(str(args, 'plan-active')!, 'plan-active');
-    if (str(args, 'rate-limit')) changes.rate_limit_per_minute = positiveInt(str(args, 'rate-limit')!, 'rate-limit');
-    if (str(args, 'max-concurrent-searches')) changes.max_concurrent_searches = positiveInt(str(args, 'max-concurrent-searches')!, 'max-concurrent-searches');
+    if (str(args, 'rate-limit')) changes.rate_limit_per_minute = wholeNumber(str(args, 'rate-limit')!, 'rate-limit');
+    if (str(args, 'max-concurrent-searches')) changes.max_concurrent_searches = wholeNumber(str(args, 'max-concurrent-searches')!, 'max-concurrent-searches');
     if (str(args, 'name')) changes.name = str(args, 'name')!.trim();
     if (Object.keys(changes).length === 0) throw new UsageError('nothing to update: give --api-access, --frozen, --plan, --plan-active, --rate-limit, --max-concurrent-searches or --name');
     const updated = (await workspaceRepository(ctx.db).update(args.positionals[0], changes))!;
@@ -105,8 +79,8 @@ export const adminCommands: Record<string, (argv: string[], ctx: CliContext) => 
     if (scopes.length === 0 || unknown.length) throw new UsageError(`unknown scope(s) ${unknown.join(', ') || '(none given)'}; known: ${ALL_SCOPES}, ${SCOPES.join(', ')}`);
     const funding: FundingMode = oneOf(str(args, 'funding') ?? 'workspace', FUNDING_MODES, 'funding');
     const environment: KeyEnvironment = oneOf(str(args, 'env') ?? 'live', KEY_ENVIRONMENTS, 'env');
-    const rateLimit = str(args, 'rate-limit') ? positiveInt(str(args, 'rate-limit')!, 'rate-limit') : DEFAULT_KEY_RATE_LIMIT;
-    const expiresAt = str(args, 'expires-at') ? isoDate(str(args, 'expires-at')!, 'expires-at') : null;
+    const rateLimit = str(args, 'rate-limit') ? wholeNumber(str(args, 'rate-limit')!, 'rate-limit') : DEFAULT_KEY_RATE_LIMIT;
+    const expiresAt = str(args, 'expires-at') ? isoTimestamp(str(args, 'expires-at')!, 'expires-at') : null;
     const { key, raw } = await apiKeyRepository(ctx.db).issue({ workspaceId: workspace.id, name, scopes, fundingMode: funding, environment, rateLimitPerMinute: rateLimit, expiresAt });
     if (args.options.json) {
       ctx.out(JSON.stringify({ id: key.id, key: raw, workspace_id: key.workspace_id, name: key.name, scopes: key.scopes, environment: key.environment, funding_mode: key.funding_mode, rate_limit: key.rate_limit_per_minute }));
@@ -139,7 +113,7 @@ export const adminCommands: Record<string, (argv: string[], ctx: CliContext) => 
   async 'credits grant'(argv, ctx) {
     const args = parseArgs(argv, { values: ['workspace', 'amount', 'bucket'], flags: ['json'] });
     const workspace = await findWorkspace(ctx, requireOption(args, 'workspace'));
-    const amount = positiveInt(requireOption(args, 'amount'), 'amount');
+    const amount = wholeNumber(requireOption(args, 'amount'), 'amount');
     const bucket: CreditBucket = oneOf(str(args, 'bucket') ?? 'workspace', FUNDING_MODES, 'bucket');
     const ledger = creditLedgerRepository(ctx.db);
     await ledger.append({ workspaceId: workspace.id, bucket, delta: amount, reason: 'grant:operator' });

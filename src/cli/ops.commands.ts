@@ -1,30 +1,16 @@
 import { corpusSize, DEFAULT_CORPUS_SEED, DEFAULT_CORPUS_SIZE, loadCorpus } from '../corpus/loader';
 import { projectRepository } from '../db/project.repository';
 import { searchRepository } from '../db/search.repository';
-import { isUuid } from '../domain/ids';
-import { parseArgs, UsageError } from './args';
+import { isoTimestamp, optionValue, parseArgs, UsageError, uuidArg, wholeNumber } from './args';
 import type { CliContext } from './main';
 import { createProgressWriter, progressLine } from './progress';
 
 
-function wholeNumber(value: string | true | undefined, option: string, fallback: number, min: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'string' || !/^\d+$/.test(value) || Number(value) < min) throw new UsageError(`--${option} must be a whole number of at least ${min}`);
-  return Number(value);
-}
-
-function isoTime(value: string | true | undefined, option: string): Date | undefined {
-  if (value === undefined) return undefined;
-  const date = typeof value === 'string' ? new Date(value) : new Date(NaN);
-  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) throw new UsageError(`--${option} must be an ISO 8601 timestamp`);
-  return date;
-}
-
 export const opsCommands: Record<string, (argv: string[], ctx: CliContext) => Promise<void>> = {
   async 'corpus load'(argv, ctx) {
     const args = parseArgs(argv, { values: ['size', 'seed'], flags: ['json'] });
-    const size = wholeNumber(args.options.size, 'size', DEFAULT_CORPUS_SIZE, 1);
-    const seed = wholeNumber(args.options.seed, 'seed', DEFAULT_CORPUS_SEED, 0);
+    const size = optionValue(args, 'size') === undefined ? DEFAULT_CORPUS_SIZE : wholeNumber(optionValue(args, 'size')!, 'size', 1);
+    const seed = optionValue(args, 'seed') === undefined ? DEFAULT_CORPUS_SEED : wholeNumber(optionValue(args, 'seed')!, 'seed', 0);
     const bar = createProgressWriter();
     const started = Date.now();
     const { inserted } = await loadCorpus(ctx.db, {
@@ -41,9 +27,9 @@ export const opsCommands: Record<string, (argv: string[], ctx: CliContext) => Pr
   async 'shares expire'(argv, ctx) {
     const args = parseArgs(argv, { values: ['at'], flags: ['clear', 'json'], positionals: 1 });
     const id = args.positionals[0];
-    if (!isUuid(id)) throw new UsageError(`project id must be a uuid, got ${id}`);
+    uuidArg(id, 'project id');
     if (args.options.clear && args.options.at) throw new UsageError('give --at or --clear, not both');
-    const at = args.options.clear ? null : (isoTime(args.options.at, 'at') ?? new Date());
+    const at = args.options.clear ? null : (optionValue(args, 'at') === undefined ? new Date() : isoTimestamp(optionValue(args, 'at')!, 'at'));
     const project = await projectRepository(ctx.db).setShareExpiry(id, at);
     if (!project) throw new UsageError(`no project ${id}`);
     const expiresAt = project.share_expires_at ? new Date(project.share_expires_at).toISOString() : null;
@@ -53,8 +39,8 @@ export const opsCommands: Record<string, (argv: string[], ctx: CliContext) => Pr
   async 'searches watch'(argv, ctx) {
     const args = parseArgs(argv, { values: ['interval'], positionals: 1 });
     const id = args.positionals[0];
-    if (!isUuid(id)) throw new UsageError(`search id must be a uuid, got ${id}`);
-    const intervalMs = wholeNumber(args.options.interval, 'interval', 500, 50);
+    uuidArg(id, 'search id');
+    const intervalMs = optionValue(args, 'interval') === undefined ? 500 : wholeNumber(optionValue(args, 'interval')!, 'interval', 50);
     const searches = searchRepository(ctx.db);
     const bar = createProgressWriter(process.stdout);
     for (;;) {

@@ -4,6 +4,7 @@ import { AppError } from '../domain/errors';
 import type { PersonProfile } from '../domain/profile';
 import { scoreProfile } from '../domain/scoring';
 import { writeEvent } from '../events/outbox';
+import { outcomeFor } from './pass';
 import { followScores, storeScores } from './rescoring';
 import { searchEventData } from './view';
 
@@ -61,7 +62,7 @@ export async function runDatabasePass(db: Db, ref: { searchId: string; pass: num
     await storeScores(trx, search.id, scores);
     await followScores(trx, search, search.criteria, { kind: 'pass', source: 'database_pass', dedupeKey: `shortlist.changed:database_pass:${search.id}:${ref.pass}`, baseUrl, always: true });
     const after: SearchRow = await trx('searches').where({ id: search.id }).first();
-    const outcome = after.delivered === 0 ? 'No results' : after.shortlisted >= search.criteria.target ? 'Shortlist ready' : 'Poor yield';
+    const outcome = outcomeFor(after, search.criteria);
     await trx('search_passes').where({ search_id: search.id, pass: ref.pass }).update({ status: 'complete', outcome, stop_reason: search.stop_reason ?? pass.previous?.stop_reason ?? null, profiles_read: rows.length, delivered: rows.length, closed_at: trx.fn.now() });
     const [closed]: SearchRow[] = await trx('searches')
       .where({ id: search.id })

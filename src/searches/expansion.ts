@@ -6,7 +6,7 @@ import type { Workspace } from '../db/workspace.repository';
 import { broadenCriteria, MAX_EXPANSION_LEVEL, type Broadening } from '../domain/broadening';
 import type { ResolvedCriteria } from '../domain/criteria';
 import { AppError } from '../domain/errors';
-import { planCheck, reserveKey } from './launch';
+import { planCheck, requireCredit, reserveKey } from './launch';
 
 export interface ExpansionRequest {
   search: SearchRow;
@@ -42,8 +42,7 @@ export async function requestExpansion(db: Db, req: { workspace: Workspace; key:
     const workspace: Workspace = await trx('workspaces').where({ id: req.workspace.id }).first();
     planCheck(workspace);
     const bucket = req.key.funding_mode;
-    const ledger = creditLedgerRepository(trx);
-    if ((await ledger.balance(workspace.id, bucket)) < 1) throw new AppError('shortlist_allocation_exhausted', 402, `No shortlist credit left in the ${bucket} bucket`, { bucket });
+    await requireCredit(trx, workspace.id, bucket);
 
     const level = succeeded + 1;
     // From the search's current criteria (the launch's, plus any applied scoring change).
@@ -60,7 +59,7 @@ export async function requestExpansion(db: Db, req: { workspace: Workspace; key:
       previous: { outcome: latest.outcome, stop_reason: latest.stop_reason, closed_at: latest.closed_at },
     });
     const [search]: SearchRow[] = await trx('searches').where({ id: latest.id }).update({ status: 'queued', pass_count: pass }).returning('*');
-    await ledger.append({ workspaceId: workspace.id, bucket, delta: -1, reason: 'search:expansion', uniqueKey: reserveKey(latest.id, pass) });
+    await creditLedgerRepository(trx).append({ workspaceId: workspace.id, bucket, delta: -1, reason: 'search:expansion', uniqueKey: reserveKey(latest.id, pass) });
     return { search, pass, level, attempt: expansions.length + 1, criteria, broadening };
   });
 }

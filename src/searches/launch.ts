@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ApiKey } from '../db/api-key.repository';
-import { creditLedgerRepository } from '../db/credit-ledger.repository';
+import { creditLedgerRepository, type CreditBucket } from '../db/credit-ledger.repository';
 import type { Db } from '../db/knex';
 import type { SearchRow } from '../db/search.repository';
 import type { Workspace } from '../db/workspace.repository';
@@ -83,6 +83,13 @@ function resolveCriteria(body: LaunchBody): { criteria: ResolvedCriteria; jdText
   return { criteria: parsed.criteria, jdText: body.jd_text ?? null, confidence: extraction?.confidence ?? null };
 }
 
+/** 402 shortlist_allocation_exhausted unless the bucket the key draws from has a credit left. */
+export async function requireCredit(trx: Db, workspaceId: string, bucket: CreditBucket): Promise<void> {
+  if ((await creditLedgerRepository(trx).balance(workspaceId, bucket)) < 1) {
+    throw new AppError('shortlist_allocation_exhausted', 402, `No shortlist credit left in the ${bucket} bucket`, { bucket });
+  }
+}
+
 export function planCheck(workspace: Workspace): void {
   if (!workspace.plan) throw new AppError('plan_required', 402, 'The workspace has no plan; choose a plan to launch searches');
   if (!workspace.plan_active || (workspace.plan_expires_at && new Date(workspace.plan_expires_at).getTime() <= Date.now())) {
@@ -132,9 +139,7 @@ export async function launchSearch(db: Db, req: LaunchRequest): Promise<LaunchRe
 
     const bucket = req.key.funding_mode;
     const ledger = creditLedgerRepository(trx);
-    if ((await ledger.balance(workspace.id, bucket)) < 1) {
-      throw new AppError('shortlist_allocation_exhausted', 402, `No shortlist credit left in the ${bucket} bucket`, { bucket });
-    }
+    await requireCredit(trx, workspace.id, bucket);
 
     const [search]: SearchRow[] = await trx('searches')
       .insert({

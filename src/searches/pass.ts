@@ -206,9 +206,10 @@ export async function processPage(db: Db, source: ProfileSource, ref: PassRef & 
   });
 }
 
-function outcomeFor(search: SearchRow, pass: PassRow): Outcome {
+/** The search's outcome after a pass: its totals against the target the pass ran with. */
+export function outcomeFor(search: SearchRow, criteria: ResolvedCriteria): Outcome {
   if (search.delivered === 0) return 'No results';
-  return search.shortlisted >= pass.criteria.target ? 'Shortlist ready' : 'Poor yield';
+  return search.shortlisted >= criteria.target ? 'Shortlist ready' : 'Poor yield';
 }
 
 /** Workflow ids of searches waiting in the workspace, oldest first, to wake when a slot frees. */
@@ -222,7 +223,7 @@ export async function completePass(db: Db, ref: PassRef & { stopReason: StopReas
   return db.transaction(async (trx) => {
     const search: SearchRow = await trx('searches').where({ id: ref.searchId }).forUpdate().first();
     if (search.status === 'running') {
-      const outcome = outcomeFor(search, await findPass(trx, ref));
+      const outcome = outcomeFor(search, (await findPass(trx, ref)).criteria);
       const [closed]: SearchRow[] = await trx('searches')
         .where({ id: ref.searchId })
         .update({ status: 'complete', outcome, stop_reason: ref.stopReason, closed_at: trx.fn.now() })
