@@ -23,6 +23,14 @@ export interface StartWorkerOptions {
   taskQueue?: string;
 }
 
+/**
+ * A webhook attempt is a local activity, which holds its workflow task slot while the endpoint
+ * answers (up to 10 s). With the SDK's default of 40 slots a burst of deliveries took them all:
+ * eager starts were refused (each start then costs the server a matching round trip) and search
+ * workflow tasks queued behind webhooks. Slots are cheap; the work they wait on is I/O.
+ */
+const WORKFLOW_TASK_SLOTS = 200;
+
 /** Starts a worker polling the task queue; used by `npm run start:worker`, dev and tests alike. */
 export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandle> {
   const { config, db, logger } = opts;
@@ -35,6 +43,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
     activities: createActivities({ config, db, logger }),
     ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
     shutdownGraceTime: config.shutdownTimeoutMs,
+    maxConcurrentWorkflowTaskExecutions: WORKFLOW_TASK_SLOTS,
   });
   const done = worker.run().finally(() => connection.close());
   return {

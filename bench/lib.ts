@@ -65,3 +65,54 @@ export function productionEnv(stack: { infra: { databaseUrl: string; temporalAdd
     ...extra,
   };
 }
+
+/** CPU time (user + system, ms) a process has used, including reaped children (Postgres backends). */
+export function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime, stime, cutime, cstime: fields 14-17 of proc(5), in clock ticks (100 per second).
+  return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) * 10;
+}
+
+/** CPU time of a process and all its live descendants (Postgres forks a backend per connection). */
+export function treeCpuMs(root: number): number {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = Number(fs.readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // exited while we looked
+    }
+  }
+  let total = 0;
+  const visit = (pid: number) => {
+    try {
+      total += cpuMs(pid);
+    } catch {
+      return;
+    }
+    for (const child of children.get(pid) ?? []) visit(child);
+  };
+  visit(root);
+  return total;
+}
+
+/** CPU used per named process between two readings: where a benchmark's cores went. */
+export function cpuMeter(processes: Record<string, number | undefined>) {
+  const read = () => {
+    const out: Record<string, number> = { bench: (process.cpuUsage().user + process.cpuUsage().system) / 1000 };
+    for (const [name, pid] of Object.entries(processes)) if (pid) out[name] = treeCpuMs(pid);
+    return out;
+  };
+  const start = read();
+  return {
+    /** CPU ms per unit of work for each process since the meter started. */
+    perUnit(units: number): string {
+      const now = read();
+      return Object.keys(now)
+        .map((name) => `${name} ${((now[name] - start[name]) / units).toFixed(1)}`)
+        .join(', ');
+    },
+  };
+}

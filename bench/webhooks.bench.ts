@@ -7,10 +7,10 @@ import { workspaceRepository } from '../src/db/workspace.repository';
 import { waitFor } from '../src/dev/processes';
 import { writeEvent } from '../src/events/outbox';
 import { makeTestCert, startHttpsReceiver, type HttpsReceiver } from '../test/support/https-receiver';
-import { ROOT, log, percentile, productionArgs, productionEnv, startBenchStack } from './lib';
+import { ROOT, cpuMeter, log, percentile, productionArgs, productionEnv, startBenchStack } from './lib';
 
 /**
- * Issue-5 webhook figures on this machine (`npm run bench -- webhooks`): 1,000 events fanned out
+ * Webhook figures on this machine (`npm run bench -- webhooks`): 1,000 events fanned out
  * to 2 local HTTPS endpoints (2,000 deliveries), through the real path: outbox commit → dispatcher
  * (LISTEN/NOTIFY, Schedule as safety net) → one delivery workflow each → signed POST.
  *  - paced: events committed at a steady rate; latency = outbox created_at → receipt;
@@ -44,10 +44,17 @@ async function writeEvents(db: Db, workspaceId: string, count: number, perSecond
   return ids;
 }
 
-async function measure(db: Db, receivers: HttpsReceiver[], ids: string[], label: string) {
+async function measure(db: Db, receivers: HttpsReceiver[], ids: string[], label: string, meter: ReturnType<typeof cpuMeter>) {
   const want = new Set(ids);
   const receipts = () => receivers.flatMap((r) => r.received.filter((q) => want.has(q.json?.id)));
-  await waitFor(`${label}: ${ids.length * receivers.length} deliveries`, async () => receipts().length >= ids.length * receivers.length, 300_000, 50);
+  await waitFor(`${label}: ${ids.length * receivers.length} deliveries`, async () => receipts().length >= ids.length * receivers.length, 300_000, 50).catch(async (err) => {
+    // Say where the missing deliveries are before giving up.
+    const states = await db('webhook_deliveries as d').join('outbox_events as e', 'e.id', 'd.event_id').whereIn('e.id', ids)
+      .groupBy('d.status', 'd.last_error').select('d.status', 'd.last_error').count({ n: '*' });
+    const [{ undispatched }] = await db('outbox_events').whereIn('id', ids).whereNull('dispatched_at').count({ undispatched: '*' });
+    log(`  received ${receipts().length}; undispatched events ${undispatched}; deliveries: ${JSON.stringify(states)}`);
+    throw err;
+  });
   const created = new Map<string, number>(
     (await db('outbox_events').whereIn('id', ids).select('id', 'created_at')).map((r: { id: string; created_at: Date }) => [r.id, r.created_at.getTime()]),
   );
@@ -67,6 +74,7 @@ async function measure(db: Db, receivers: HttpsReceiver[], ids: string[], label:
     `  ${got.length} deliveries in ${((last - first) / 1000).toFixed(1)} s = ${perSecond.toFixed(0)} deliveries/s; ` +
       `commit → receipt p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies[latencies.length - 1]} ms; duplicates ${duplicates}`,
   );
+  log(`  CPU ms per delivery: ${meter.perUnit(got.length)}`);
   return { perSecond, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }
 
@@ -82,8 +90,8 @@ async function main(): Promise<void> {
       WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8',
       NODE_EXTRA_CA_CERTS: cert.certFile,
     });
-    infra.group.spawn('api', process.execPath, productionArgs('api/server'), { env, cwd: ROOT, quiet: true });
-    infra.group.spawn('worker', process.execPath, productionArgs('activities/worker'), { env, cwd: ROOT, quiet: true });
+    const api = infra.group.spawn('api', process.execPath, productionArgs('api/server'), { env, cwd: ROOT, quiet: true });
+    const worker = infra.group.spawn('worker', process.execPath, productionArgs('activities/worker'), { env, cwd: ROOT, quiet: true });
     const base = `http://127.0.0.1:${apiPort}/v1`;
     await waitFor('api and worker', async () => (await fetch(`${base}/health?worker=true`)).ok, 120_000, 500);
 
@@ -95,17 +103,22 @@ async function main(): Promise<void> {
       if (res.status !== 201) throw new Error(`webhook create failed: ${await res.text()}`);
     }
 
+    // Where the two cores go, per delivery (the bench process is the load generator and the receivers).
+    const meter = () => cpuMeter({ temporal: infra.temporal?.pid, worker: worker.pid, api: api.pid, postgres: infra.postgres?.pid });
     log('\n== warm-up: 50 events ==');
-    await measure(db, receivers, await writeEvents(db, workspace.id, 50, 25, 'warm'), 'warm-up');
+    const warmMeter = meter();
+    await measure(db, receivers, await writeEvents(db, workspace.id, 50, 25, 'warm'), 'warm-up', warmMeter);
 
-    for (const rate of RATES) {
+    for (const [run, rate] of RATES.entries()) {
       log(`\n== paced: ${EVENTS} events at ${rate}/s to 2 endpoints (${EVENTS * 2} deliveries, ${rate * 2} deliveries/s offered) ==`);
-      const paced = await measure(db, receivers, await writeEvents(db, workspace.id, EVENTS, rate, `paced-${rate}`), 'paced');
+      const pacedMeter = meter();
+      const paced = await measure(db, receivers, await writeEvents(db, workspace.id, EVENTS, rate, `paced-${run}-${rate}`), 'paced', pacedMeter);
       log(`  target: p99 < 2000 ms → ${paced.p99 < 2000 ? 'met' : 'NOT met'}`);
     }
 
     log(`\n== burst: ${EVENTS} events committed at once to 2 endpoints (${EVENTS * 2} deliveries) ==`);
-    const burst = await measure(db, receivers, await writeEvents(db, workspace.id, EVENTS, null, 'burst'), 'burst');
+    const burstMeter = meter();
+    const burst = await measure(db, receivers, await writeEvents(db, workspace.id, EVENTS, null, 'burst'), 'burst', burstMeter);
     log(`  target: ≥ 100 deliveries/s → ${burst.perSecond >= 100 ? 'met' : 'NOT met'}`);
     const [{ n }] = await db('webhook_deliveries').whereNot('status', 'delivered').count({ n: '*' });
     log(`  deliveries not delivered: ${n}`);

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { AttemptOutcome, AttemptTrigger, DeliveryStatus } from '../webhooks/contract';
 import type { Db } from './knex';
 
@@ -47,11 +46,12 @@ export interface WebhookAttemptRow {
   created_at: Date;
 }
 
-/** What one attempt needs: the delivery, its endpoint and its event. */
+/** What one attempt needs: the delivery's state, its endpoint, its event, and whether this attempt was recorded. */
 export interface AttemptContext {
-  delivery: WebhookDeliveryRow;
-  endpoint: WebhookEndpointRow;
+  delivery: Pick<WebhookDeliveryRow, 'status' | 'next_retry_at'>;
+  endpoint: Pick<WebhookEndpointRow, 'id' | 'url' | 'enabled' | 'secret_ciphertext'>;
   event: { id: string; workspace_id: string; type: string; data: Record<string, unknown>; created_at: Date };
+  alreadyAttempted: boolean;
 }
 
 export interface AttemptResult {
@@ -195,17 +195,17 @@ export function webhookRepository(db: Db) {
 
     // --- attempts --------------------------------------------------------------------------
 
-    async attemptContext(deliveryId: string): Promise<AttemptContext | undefined> {
-      const delivery = await this.findDelivery(deliveryId);
-      if (!delivery) return undefined;
-      const [endpoint, event] = await Promise.all([
-        db('webhook_endpoints').where({ id: delivery.endpoint_id }).first(),
-        db('outbox_events').where({ id: delivery.event_id }).first('id', 'workspace_id', 'type', 'data', 'created_at'),
-      ]);
-      return endpoint && event ? { delivery, endpoint, event } : undefined;
-    },
-    async findAttemptByKey(attemptKey: string): Promise<WebhookAttemptRow | undefined> {
-      return db('webhook_delivery_attempts').where({ attempt_key: attemptKey }).first();
+    /** Everything one attempt needs, in one round trip (migration 0900); undefined once the delivery is gone. */
+    async attemptContext(deliveryId: string, attemptKey: string): Promise<AttemptContext | undefined> {
+      const { rows } = await db.raw('select * from webhook_attempt_context(?, ?)', [deliveryId, attemptKey]);
+      const r = rows[0];
+      if (!r) return undefined;
+      return {
+        delivery: { status: r.delivery_status, next_retry_at: r.next_retry_at },
+        endpoint: { id: r.endpoint_id, url: r.endpoint_url, enabled: r.endpoint_enabled, secret_ciphertext: r.secret_ciphertext },
+        event: { id: r.event_id, workspace_id: r.event_workspace_id, type: r.event_type, data: r.event_data, created_at: r.event_created_at },
+        alreadyAttempted: r.already_attempted,
+      };
     },
     /** A scheduled attempt that finds its endpoint off: no more attempts, and no abandon counted. */
     async stopForDisabledEndpoint(deliveryId: string): Promise<DeliveryStatus | undefined> {
@@ -219,8 +219,8 @@ export function webhookRepository(db: Db) {
 
     /**
      * Records an attempt and moves the delivery on, in one transaction under the delivery's row
-     * lock. An abandon increments the endpoint's counter atomically and turns the endpoint off at
-     * `disableAfter`; a delivered attempt resets the counter.
+     * lock (record_webhook_attempt, migration 0900). An abandon increments the endpoint's counter
+     * atomically and turns the endpoint off at `disableAfter`; a delivered attempt resets it.
      */
     async recordAttempt(a: {
       deliveryId: string;
@@ -233,66 +233,13 @@ export function webhookRepository(db: Db) {
       disableAfter: number;
       disabledReason: string;
     }): Promise<AttemptOutcome> {
-      return db.transaction(async (trx) => {
-        const delivery: WebhookDeliveryRow | undefined = await trx('webhook_deliveries').where({ id: a.deliveryId }).forUpdate().first();
-        if (!delivery) return { status: 'stopped', retry: false };
-        const recorded = await trx('webhook_delivery_attempts').where({ attempt_key: a.attemptKey }).first('id');
-        if (recorded) return { status: delivery.status, retry: delivery.status === 'failed' && delivery.next_retry_at !== null };
-
-        const { result } = a;
-        const number = delivery.attempt_count + 1;
-        await trx('webhook_delivery_attempts').insert({
-          id: randomUUID(),
-          delivery_id: a.deliveryId,
-          number,
-          attempt_key: a.attemptKey,
-          trigger: a.trigger,
-          status_code: result.statusCode,
-          error: result.error,
-          duration_ms: Math.round(result.durationMs),
-          response_excerpt: result.excerpt,
-        });
-
-        let status: DeliveryStatus = delivery.status;
-        let retry = false;
-        let nextRetryAt: unknown = null;
-        if (result.ok) {
-          status = 'delivered';
-          await trx('webhook_endpoints').where({ id: delivery.endpoint_id }).whereNot('consecutive_abandons', 0).update({ consecutive_abandons: 0 });
-        } else if (a.manualRedelivery) {
-          nextRetryAt = delivery.next_retry_at;
-        } else if (a.retryInSeconds !== null) {
-          status = 'failed';
-          retry = true;
-          nextRetryAt = trx.raw(`now() + make_interval(secs => ?)`, [a.retryInSeconds]);
-        } else if (a.isTest) {
-          status = 'failed'; // a test is sent once and never retried; it does not count as abandoned
-        } else {
-          status = 'abandoned';
-          await trx.raw(
-            `update webhook_endpoints
-                set consecutive_abandons = consecutive_abandons + 1,
-                    enabled = enabled and consecutive_abandons + 1 < :limit,
-                    disabled_reason = case when enabled and consecutive_abandons + 1 >= :limit then :reason else disabled_reason end,
-                    disabled_at = case when enabled and consecutive_abandons + 1 >= :limit then now() else disabled_at end,
-                    updated_at = now()
-              where id = :id`,
-            { limit: a.disableAfter, reason: a.disabledReason, id: delivery.endpoint_id },
-          );
-        }
-        await trx('webhook_deliveries')
-          .where({ id: a.deliveryId })
-          .update({
-            status,
-            attempt_count: number,
-            next_retry_at: nextRetryAt,
-            last_status_code: result.statusCode,
-            last_error: result.error,
-            updated_at: trx.fn.now(),
-            ...(result.ok && !delivery.delivered_at ? { delivered_at: trx.fn.now() } : {}),
-          });
-        return { status, retry };
-      });
+      const { result } = a;
+      const { rows } = await db.raw('select * from record_webhook_attempt(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [
+        a.deliveryId, a.attemptKey, a.trigger, a.manualRedelivery,
+        result.ok, result.statusCode, result.error, Math.round(result.durationMs), result.excerpt,
+        a.retryInSeconds, a.isTest, a.disableAfter, a.disabledReason,
+      ]);
+      return { status: rows[0].outcome_status, retry: rows[0].outcome_retry };
     },
   };
 }

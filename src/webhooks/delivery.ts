@@ -45,9 +45,9 @@ export function deliveryHeaders(body: string, secret: string, event: { id: strin
  */
 export async function attemptDelivery(deps: DeliveryDeps, input: AttemptInput): Promise<AttemptOutcome> {
   const repo = webhookRepository(deps.db);
-  const ctx = await repo.attemptContext(input.deliveryId);
+  const ctx = await repo.attemptContext(input.deliveryId, input.attemptKey);
   if (!ctx) return { status: 'stopped', retry: false }; // the endpoint (and its deliveries) was deleted
-  if (await repo.findAttemptByKey(input.attemptKey)) {
+  if (ctx.alreadyAttempted) {
     const { delivery } = ctx;
     return { status: delivery.status, retry: delivery.status === 'failed' && delivery.next_retry_at !== null };
   }

@@ -42,29 +42,79 @@ export async function postWebhook(rawUrl: string, body: string, headers: Record<
     return done({ ok: false, statusCode: null, error: `timeout: no DNS answer within ${timeoutMs} ms`, excerpt: null });
   }
   const { url, host, address, family } = target;
-  const remaining = Math.max(1, timeoutMs - (performance.now() - started));
+  const port = Number(url.port || 443);
+  const attemptOnce = (agent: https.Agent | false) => {
+    const remaining = Math.max(1, timeoutMs - (performance.now() - started));
+    return requestOnce({ host, port, path: `${url.pathname}${url.search}`, agent, lookup: pinnedLookup(address, family), ca: opts.ca }, body, headers, { waitMs: remaining, timeoutMs });
+  };
+  const first = await attemptOnce(pinnedAgent(host, port, address, family, opts.ca));
+  // A kept-alive connection the endpoint closed just as we reused it fails before any answer;
+  // that says nothing about the endpoint, so it gets one fresh connection (still pinned).
+  return done(first === STALE_CONNECTION ? ((await attemptOnce(false)) as Omit<AttemptResult, 'durationMs'>) : first);
+}
 
-  return new Promise<AttemptResult>((resolve) => {
+/** Idle kept-alive connections close after this (below the 5 s Node and nginx servers keep them). */
+const IDLE_CONNECTION_MS = 4000;
+const MAX_POOLED_TARGETS = 512;
+/** Connections per target: enough that a burst to one endpoint rarely waits for a free one. */
+const CONNECTIONS_PER_TARGET = 64;
+const pools = new Map<string, https.Agent>();
+
+/**
+ * A keep-alive agent per (host, port, checked address): connections are reused only to the
+ * address this attempt resolved and checked, so pinning holds, and a busy endpoint is not
+ * handed a new TLS handshake per delivery. Least recently used targets are forgotten; their idle
+ * connections close on their own after IDLE_CONNECTION_MS.
+ */
+function pinnedAgent(host: string, port: number, address: string, family: 4 | 6, ca?: string | Buffer): https.Agent {
+  const key = `${host}|${port}|${address}|${ca ? 'custom-ca' : 'system-ca'}`;
+  let agent = pools.get(key);
+  if (agent) pools.delete(key);
+  else agent = new https.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS, maxSockets: CONNECTIONS_PER_TARGET, maxFreeSockets: CONNECTIONS_PER_TARGET, lookup: pinnedLookup(address, family), ...(ca ? { ca } : {}) });
+  pools.set(key, agent);
+  if (pools.size > MAX_POOLED_TARGETS) pools.delete(pools.keys().next().value!);
+  return agent;
+}
+
+const STALE_CONNECTION = Symbol('stale kept-alive connection');
+
+interface RequestTarget {
+  host: string;
+  port: number;
+  path: string;
+  agent: https.Agent | false;
+  lookup: ReturnType<typeof pinnedLookup>;
+  ca?: string | Buffer;
+}
+
+/** One POST on one connection; never throws. Redirects are results, never followed. */
+/** `waitMs`: what is left of the attempt's `timeoutMs` (the DNS check used the rest). */
+function requestOnce(target: RequestTarget, body: string, headers: Record<string, string>, { waitMs, timeoutMs }: { waitMs: number; timeoutMs: number }): Promise<Omit<AttemptResult, 'durationMs'> | typeof STALE_CONNECTION> {
+  return new Promise((resolve) => {
     let settled = false;
-    const finish = (r: Omit<AttemptResult, 'durationMs'>) => {
+    let answered = false;
+    const finish = (r: Omit<AttemptResult, 'durationMs'> | typeof STALE_CONNECTION) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve(done(r));
-      req.destroy();
+      resolve(r);
+      // A complete answer leaves the connection to the pool; anything else closes it.
+      if (r === STALE_CONNECTION || !r.ok || !completed) req.destroy();
     };
+    let completed = false;
     const req = https.request(
       {
         method: 'POST',
-        host,
-        port: url.port || 443,
-        path: `${url.pathname}${url.search}`,
+        host: target.host,
+        port: target.port,
+        path: target.path,
         headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
-        lookup: pinnedLookup(address, family),
-        agent: false, // a fresh, pinned connection per attempt; never a pooled one to another address
-        ...(opts.ca ? { ca: opts.ca } : {}),
+        lookup: target.lookup,
+        agent: target.agent,
+        ...(target.ca ? { ca: target.ca } : {}),
       },
       (res) => {
+        answered = true;
         const statusCode = res.statusCode ?? 0;
         const chunks: Buffer[] = [];
         let size = 0;
@@ -82,13 +132,17 @@ export async function postWebhook(rawUrl: string, body: string, headers: Record<
           size += chunk.length;
           if (size >= RESPONSE_EXCERPT_BYTES) settle();
         });
-        res.on('end', settle);
+        res.on('end', () => {
+          completed = true;
+          settle();
+        });
         res.on('error', settle);
       },
     );
-    const timer = setTimeout(() => finish({ ok: false, statusCode: null, error: `timeout: no answer within ${timeoutMs} ms`, excerpt: null }), remaining);
+    const timer = setTimeout(() => finish({ ok: false, statusCode: null, error: `timeout: no answer within ${timeoutMs} ms`, excerpt: null }), waitMs);
     req.on('error', (err: NodeJS.ErrnoException) => {
       const code = err.code ?? 'ERROR';
+      if (req.reusedSocket && !answered && (code === 'ECONNRESET' || code === 'EPIPE')) return finish(STALE_CONNECTION);
       const kind = code === 'ECONNREFUSED' ? 'connection refused' : /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO/.test(code) ? 'tls error' : 'connection error';
       finish({ ok: false, statusCode: null, error: `${kind}: ${code}`, excerpt: null });
     });

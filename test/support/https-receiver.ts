@@ -33,6 +33,8 @@ export interface Received {
   raw: Buffer;
   json: any;
   servername: string | null;
+  /** The client's port: the same port means the same (kept-alive) connection. */
+  remotePort: number | undefined;
 }
 
 export interface Reply {
@@ -40,6 +42,8 @@ export interface Reply {
   body?: string;
   headers?: Record<string, string>;
   delayMs?: number;
+  /** Drop the connection instead of answering. */
+  hangUp?: boolean;
 }
 
 export type Responder = (req: Received) => Reply;
@@ -73,9 +77,10 @@ export async function startHttpsReceiver(cert: TestCert, responder: Responder = 
       } catch {
         json = undefined;
       }
-      const entry: Received = { at, path: req.url ?? '', headers: req.headers, raw, json, servername: (req.socket as { servername?: string }).servername || null };
+      const entry: Received = { at, path: req.url ?? '', headers: req.headers, raw, json, servername: (req.socket as { servername?: string }).servername || null, remotePort: req.socket.remotePort };
       received.push(entry);
       const r = reply(entry);
+      if (r.hangUp) return void req.socket.destroy();
       const send = () => {
         if (res.destroyed) return;
         res.writeHead(r.status, r.headers ?? {});
@@ -89,7 +94,6 @@ export async function startHttpsReceiver(cert: TestCert, responder: Responder = 
       timers.add(timer);
     });
   });
-  server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
   return {

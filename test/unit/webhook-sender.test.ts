@@ -75,4 +75,29 @@ describe('postWebhook', () => {
     expect(literal.error).toBe('refused: link_local_address (169.254.169.254)');
     expect(receiver.received.length).toBe(before);
   });
+
+  it('keeps the connection to a checked address alive, and never reuses it for another address', async () => {
+    const url = `https://hooks.example.test:${receiver.port}/kept`;
+    expect((await postWebhook(url, '{}', {}, opts())).ok).toBe(true);
+    expect((await postWebhook(url, '{}', {}, opts())).ok).toBe(true);
+    const [first, second] = await receiver.waitFor('/kept', 2);
+    expect(second.remotePort).toBe(first.remotePort);
+    // The name now resolves to another (allowed) address where nothing listens: a new, refused
+    // connection, not the pooled one to 127.0.0.1.
+    answers['hooks.example.test'] = '127.0.0.2';
+    expect(await postWebhook(url, '{}', {}, opts())).toMatchObject({ ok: false, error: 'connection refused: ECONNREFUSED' });
+    expect(receiver.received.filter((r) => r.path === '/kept')).toHaveLength(2);
+  });
+
+  it('retries once on a fresh connection when a kept-alive one was closed under it', async () => {
+    const served = new Set<number | undefined>();
+    // Every connection answers its first request and drops at the second: a reused one fails.
+    receiver.respond((req) => (served.has(req.remotePort) ? { status: 200, hangUp: true } : (served.add(req.remotePort), { status: 200, body: 'ok' })));
+    expect((await postWebhook(`${receiver.origin}/stale`, '{}', {}, opts())).ok).toBe(true);
+    const result = await postWebhook(`${receiver.origin}/stale`, '{}', {}, opts());
+    expect(result).toMatchObject({ ok: true, statusCode: 200 });
+    const requests = receiver.received.filter((r) => r.path === '/stale');
+    expect(requests).toHaveLength(3);
+    expect(new Set(requests.map((r) => r.remotePort)).size).toBe(2);
+  });
 });
