@@ -3,6 +3,7 @@ import type { StopReason } from '../src/db/search.repository';
 import { databaseProfileSource } from '../src/providers/database-profile-source';
 import { AppError } from '../src/domain/errors';
 import { runDatabasePass } from '../src/searches/database-pass';
+import { restartStrandedPasses } from '../src/searches/recovery';
 import { claimSlot, completePass, failPass, processPage, type PassRef } from '../src/searches/pass';
 import { applyScoring } from '../src/searches/rescoring';
 import type { ActivityDeps } from './deps';
@@ -21,6 +22,11 @@ export function searchActivities({ db, config }: ActivityDeps) {
     completeSearchPass: (ref: PassRef & { stopReason: StopReason }) => completePass(db, ref, baseUrl),
     failSearchPass: (ref: PassRef & { reason: string; stopReason?: StopReason }) => failPass(db, ref, baseUrl),
     runDatabasePass: (ref: PassRef) => runDatabasePass(db, ref, baseUrl),
+    /** The stranded-pass sweep: starts passes booked while Temporal could not be reached. */
+    restartStrandedPasses() {
+      const ctx = Context.current();
+      return restartStrandedPasses(db, { client: ctx.client, taskQueue: ctx.info.taskQueue });
+    },
     async applyScoringChange(input: { searchId: string; body: unknown; requestId: string }) {
       try {
         return await applyScoring(db, { ...input, baseUrl });

@@ -4,6 +4,7 @@ import { createDb, type Db } from '../src/db/knex';
 import { createLogger, type Logger } from '../src/logger';
 import { createTemporal } from '../src/temporal/client';
 import { installTemporalRuntime } from '../src/temporal/runtime';
+import { ensureStrandedPassSweep } from '../src/searches/recovery';
 import { ensureOutboxSweep } from '../src/webhooks/temporal';
 import { createActivities } from './index';
 
@@ -62,14 +63,15 @@ async function main(): Promise<void> {
   const db = createDb(config.databaseUrl, config.databasePoolMax, logger);
   const handle = await startWorker({ config, db, logger });
   logger.info({ taskQueue: config.temporal.taskQueue, address: config.temporal.address }, 'worker started');
-  // The outbox sweep Schedule must exist even when no webhook call has created it yet (e.g. after
-  // Temporal's state was reset); creating it is idempotent. Tests that run short-lived workers on
-  // a shared database turn this off so their workers never sweep other tests' events.
-  if (config.outboxSweepOnStart) {
+  // The sweep Schedules must exist even when no API call has created them yet (e.g. after
+  // Temporal's state was reset); creating them is idempotent. Tests that run short-lived workers
+  // on a shared database turn this off so their workers never sweep other tests' rows.
+  if (config.sweepSchedulesOnStart) {
     const temporal = createTemporal(config);
-    await ensureOutboxSweep(temporal.client, config.temporal.taskQueue)
-      .catch((err) => logger.error({ err }, 'could not create the outbox sweep schedule'))
-      .finally(() => temporal.close());
+    await Promise.all([
+      ensureOutboxSweep(temporal.client, config.temporal.taskQueue).catch((err) => logger.error({ err }, 'could not create the outbox sweep schedule')),
+      ensureStrandedPassSweep(temporal.client, config.temporal.taskQueue).catch((err) => logger.error({ err }, 'could not create the stranded-pass sweep schedule')),
+    ]).finally(() => temporal.close());
   }
 
   // We own shutdown: stop polling, let running activities finish, then close the pool.

@@ -43,7 +43,7 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   SEARCH_PAGE_DELAY_MS: z.coerce.number().int().min(0).default(0),
-  OUTBOX_SWEEP_ON_START: z.enum(['true', 'false']).default('true'),
+  SWEEP_SCHEDULES_ON_START: z.enum(['true', 'false']).default('true'),
   UNAUTHENTICATED_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
 });
 
@@ -74,7 +74,7 @@ export interface Config {
   /** Pause before each search page; 0 except in fault-injection tests. */
   searchPageDelayMs: number;
   /** The worker process ensures the outbox sweep Schedule of its task queue at start. */
-  outboxSweepOnStart: boolean;
+  sweepSchedulesOnStart: boolean;
 }
 
 export class ConfigError extends Error {
@@ -112,7 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY === 'true',
     unauthenticatedRateLimit: e.UNAUTHENTICATED_RATE_LIMIT,
     searchPageDelayMs: e.SEARCH_PAGE_DELAY_MS,
-    outboxSweepOnStart: e.OUTBOX_SWEEP_ON_START === 'true',
+    sweepSchedulesOnStart: e.SWEEP_SCHEDULES_ON_START === 'true',
   };
 }
 

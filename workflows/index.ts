@@ -4,3 +4,4 @@ export { searchWorkflow } from './search.workflow';
 export { expansionWorkflow, databasePassWorkflow, rescoreWorkflow } from './search-passes.workflow';
 export { webhookDeliveryWorkflow } from './webhook-delivery.workflow';
 export { outboxSweepWorkflow } from './outbox-sweep.workflow';
+export { strandedPassSweepWorkflow } from './stranded-pass-sweep.workflow';

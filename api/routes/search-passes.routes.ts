@@ -7,7 +7,7 @@ import { DEFAULT_WEIGHTS } from '../../src/domain/scoring';
 import { assertComplete, requestDatabasePass } from '../../src/searches/database-pass';
 import { requestExpansion } from '../../src/searches/expansion';
 import { previewScoring, resolveScoringChange } from '../../src/searches/rescoring';
-import { startSearchWorkflow } from '../../src/searches/start';
+import { startPass, startSearchWorkflow } from '../../src/searches/start';
 import { searchResource } from '../../src/searches/view';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { authOf } from '../context';
@@ -66,8 +66,7 @@ export const searchPassRoutes = defineRoutes([
       const project = await findProjectOr404(db, workspace.id, ctx.params.projectId);
       requireEmptyBody(ctx.state.body);
       const expansion = await requestExpansion(db, { workspace, key, projectId: project.id });
-      const workflowId = workflowIds.expansion(project.id, expansion.attempt);
-      await startSearchWorkflow(temporal, expansion.search, 'expansionWorkflow', workflowId, [{ searchId: expansion.search.id, pass: expansion.pass, projectId: project.id }]);
+      const workflowId = await startPass(db, temporal, expansion.search, expansion.pass);
       sendData(
         ctx,
         { search: searchResource(expansion.search, config.publicBaseUrl), pass: expansion.pass, level: expansion.level, broadening: expansion.broadening, criteria: expansion.criteria, workflow_id: workflowId },
@@ -128,8 +127,7 @@ export const searchPassRoutes = defineRoutes([
       const search = await findSearchOr404(db, authOf(ctx).workspace.id, ctx.params.searchId);
       requireEmptyBody(ctx.state.body);
       const { search: running, pass } = await requestDatabasePass(db, search.id);
-      const workflowId = workflowIds.searchPass(search.id, pass);
-      await startSearchWorkflow(temporal, running, 'databasePassWorkflow', workflowId, [{ searchId: search.id, pass }]);
+      const workflowId = await startPass(db, temporal, running, pass);
       sendData(ctx, { search: searchResource(running, config.publicBaseUrl), pass, workflow_id: workflowId }, { status: 202 });
     },
   },

@@ -7,7 +7,7 @@ import { AppError, notFound } from '../../src/domain/errors';
 import { isUuid } from '../../src/domain/ids';
 import { launchSearch } from '../../src/searches/launch';
 import { RECORD_COLUMNS, recordResource } from '../../src/searches/records';
-import { startSearchPass } from '../../src/searches/start';
+import { startPass } from '../../src/searches/start';
 import { personJson, searchResource } from '../../src/searches/view';
 import { authOf } from '../context';
 import { sendData, sendRawData } from '../respond';
@@ -75,7 +75,7 @@ export const searchRoutes = defineRoutes([
         body: ctx.state.body,
         baseUrl: config.publicBaseUrl,
       });
-      if (search.status === 'queued') await startSearchPass(temporal, search, search.pass_count);
+      if (search.status === 'queued') await startPass(db, temporal, search, search.pass_count);
       sendData(ctx, { ...searchResource(search, config.publicBaseUrl), reused }, { status: reused ? 200 : 201 });
     },
   },

@@ -1,4 +1,5 @@
 import type { Db } from '../db/knex';
+import { workflowIds } from '../temporal/workflow-ids';
 import type { SearchRow } from '../db/search.repository';
 import { AppError } from '../domain/errors';
 import type { PersonProfile } from '../domain/profile';
@@ -26,6 +27,7 @@ export async function requestDatabasePass(db: Db, searchId: string): Promise<{ s
       kind: 'database_pass',
       criteria: search.criteria,
       status: 'running',
+      workflow_id: workflowIds.searchPass(search.id, pass),
       previous: { outcome: search.outcome, stop_reason: search.stop_reason, closed_at: search.closed_at },
     });
     const [running]: SearchRow[] = await trx('searches').where({ id: search.id }).update({ status: 'running', pass_count: pass }).returning('*');

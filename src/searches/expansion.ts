@@ -1,4 +1,5 @@
 import type { ApiKey } from '../db/api-key.repository';
+import { workflowIds } from '../temporal/workflow-ids';
 import { creditLedgerRepository } from '../db/credit-ledger.repository';
 import type { Db } from '../db/knex';
 import type { SearchRow } from '../db/search.repository';
@@ -48,6 +49,7 @@ export async function requestExpansion(db: Db, req: { workspace: Workspace; key:
     // From the search's current criteria (the launch's, plus any applied scoring change).
     const { criteria, broadening } = broadenCriteria(latest.criteria, level);
     const pass = latest.pass_count + 1;
+    const attempt = expansions.length + 1;
     await trx('search_passes').insert({
       search_id: latest.id,
       pass,
@@ -56,10 +58,11 @@ export async function requestExpansion(db: Db, req: { workspace: Workspace; key:
       criteria,
       broadening: JSON.stringify(broadening),
       status: 'queued',
+      workflow_id: workflowIds.expansion(req.projectId, attempt),
       previous: { outcome: latest.outcome, stop_reason: latest.stop_reason, closed_at: latest.closed_at },
     });
     const [search]: SearchRow[] = await trx('searches').where({ id: latest.id }).update({ status: 'queued', pass_count: pass }).returning('*');
     await creditLedgerRepository(trx).append({ workspaceId: workspace.id, bucket, delta: -1, reason: 'search:expansion', uniqueKey: reserveKey(latest.id, pass) });
-    return { search, pass, level, attempt: expansions.length + 1, criteria, broadening };
+    return { search, pass, level, attempt, criteria, broadening };
   });
 }

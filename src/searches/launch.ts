@@ -8,6 +8,7 @@ import { canonicalJson, parseCriteria, type ResolvedCriteria } from '../domain/c
 import { AppError } from '../domain/errors';
 import { extractCriteria } from '../domain/jd-extractor';
 import { writeEvent } from '../events/outbox';
+import { workflowIds } from '../temporal/workflow-ids';
 import { searchEventData } from './view';
 
 export const LAUNCH_ROUTE = 'launch_search';
@@ -155,7 +156,7 @@ export async function launchSearch(db: Db, req: LaunchRequest): Promise<LaunchRe
         funding_bucket: bucket,
       })
       .returning('*');
-    await trx('search_passes').insert({ search_id: search.id, pass: 1, kind: 'launch', criteria, status: 'queued' });
+    await trx('search_passes').insert({ search_id: search.id, pass: 1, kind: 'launch', criteria, status: 'queued', workflow_id: workflowIds.searchPass(search.id, 1) });
     await trx('idempotency_keys').insert({ workspace_id: workspace.id, key: idempotencyKey, route: LAUNCH_ROUTE, project_id: project.id, body_hash: bodyHash, search_id: search.id });
     await ledger.append({ workspaceId: workspace.id, bucket, delta: -1, reason: 'search:launch', uniqueKey: reserveKey(search.id, 1) });
     // Only a launch that has to wait its turn is "queued" for subscribers.

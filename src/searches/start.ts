@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
+import type { Db } from '../db/knex';
 import type { SearchRow } from '../db/search.repository';
 import { AppError } from '../domain/errors';
 import type { Temporal } from '../temporal/client';
@@ -19,19 +20,29 @@ export const searchAttributes = (search: SearchRow) =>
  * (returns the running or finished one). When Temporal cannot be reached the caller's state stays
  * as committed and the client is told to retry.
  */
-export async function startSearchWorkflow(temporal: Temporal, search: SearchRow, type: string, workflowId: string, args: unknown[]): Promise<WorkflowHandle> {
+export async function startSearchWorkflow(temporal: Pick<Temporal, 'client' | 'taskQueue'>, search: SearchRow, type: string, workflowId: string, args: unknown[]): Promise<WorkflowHandle> {
   try {
-    return await temporal.client.workflow.start(type, { taskQueue: temporal.taskQueue, workflowId, args, typedSearchAttributes: searchAttributes(search) });
+    // REJECT_DUPLICATE: a pass runs once, even when its start is repeated after its workflow ended.
+    return await temporal.client.workflow.start(type, { taskQueue: temporal.taskQueue, workflowId, args, workflowIdReusePolicy: 'REJECT_DUPLICATE', typedSearchAttributes: searchAttributes(search) });
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) return temporal.client.workflow.getHandle(workflowId);
     throw new AppError('service_unavailable', 503, 'The request was accepted but its work could not be started yet; retry', { search_id: search.id, retry_after_seconds: 5 }, { 'Retry-After': '5' });
   }
 }
 
+/** The workflow type that runs each kind of pass; its id was stored on the pass when it was booked. */
+const PASS_WORKFLOW_TYPES = { launch: 'searchWorkflow', expansion: 'expansionWorkflow', database_pass: 'databasePassWorkflow' } as const;
+
 /**
- * Starts the workflow of a search pass. When Temporal cannot be reached the search stays queued
- * with its credit reserved, and a retry with the same Idempotency-Key starts it.
+ * Starts the workflow of a booked pass (a no-op when it runs already) and records that it
+ * started. When Temporal cannot be reached the pass stays booked with its credit reserved: a retry
+ * of a launch with the same Idempotency-Key starts it, and otherwise the stranded-pass sweep does
+ * (src/searches/recovery.ts). Returns the workflow id.
  */
-export async function startSearchPass(temporal: Temporal, search: SearchRow, pass: number): Promise<void> {
-  await startSearchWorkflow(temporal, search, 'searchWorkflow', workflowIds.searchPass(search.id, pass), [{ searchId: search.id, pass }]);
+export async function startPass(db: Db, temporal: Pick<Temporal, 'client' | 'taskQueue'>, search: SearchRow, pass: number): Promise<string> {
+  const row: { kind: keyof typeof PASS_WORKFLOW_TYPES; workflow_id: string } = await db('search_passes').where({ search_id: search.id, pass }).first('kind', 'workflow_id');
+  const input = row.kind === 'expansion' ? { searchId: search.id, pass, projectId: search.project_id } : { searchId: search.id, pass };
+  await startSearchWorkflow(temporal, search, PASS_WORKFLOW_TYPES[row.kind], row.workflow_id, [input]);
+  await db('search_passes').where({ search_id: search.id, pass }).whereNull('workflow_started_at').update({ workflow_started_at: db.fn.now() });
+  return row.workflow_id;
 }

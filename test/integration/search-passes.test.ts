@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { creditLedgerRepository } from '../../src/db/credit-ledger.repository';
+import { requestExpansion } from '../../src/searches/expansion';
+import { launchSearch } from '../../src/searches/launch';
+import { ensureStrandedPassSweep, restartStrandedPasses, strandedPassSweepScheduleId } from '../../src/searches/recovery';
 import { waitFor } from '../../src/dev/processes';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
 import { createProject, launch, waitForSearch } from '../support/searches';
@@ -223,5 +227,67 @@ describe('POST /v1/searches/{searchId}/database-pass', () => {
     const refused = await stack.request('POST', `/v1/searches/${res.body.data.id}/database-pass`, { headers: f.headers });
     expect([refused.status, refused.body.error.code]).toEqual([409, 'search_running']);
     await stack.temporal.client.workflow.getHandle(`search-${res.body.data.id}-pass-1`).cancel();
+  });
+});
+
+describe('stranded passes (booked while Temporal could not be reached)', () => {
+  const backdate = (searchId: string) => stack.db('search_passes').where({ search_id: searchId }).whereNull('workflow_started_at').update({ created_at: stack.db.raw("now() - interval '5 minutes'") });
+  const sweep = (searchId: string) => restartStrandedPasses(stack.db, stack.temporal, { searchIds: [searchId] });
+
+  it('starts a launch and an expansion whose workflows never started, charging each once', async () => {
+    const f = await workspaceWithKey(stack.db, { credits: 5 });
+    const projectId = await createProject(stack, f.headers);
+    // Booked exactly as the API books them, but never started: what a 503 from Temporal leaves.
+    const { search } = await launchSearch(stack.db, { workspace: f.workspace, key: f.key, projectId, idempotencyKey: `stranded-${randomUUID()}`, body: { criteria }, baseUrl: stack.config.publicBaseUrl });
+    expect(search.status).toBe('queued');
+    expect(await sweep(search.id)).toBe(0); // too recent: its start may still be on its way
+    await backdate(search.id);
+    expect(await sweep(search.id)).toBe(1);
+    const launched = await waitForSearch(stack, f.headers, search.id);
+    expect(launched.status).toBe('complete');
+    expect(await sweep(search.id)).toBe(0); // recorded as started: never swept again
+    expect(await balance(f)).toBe(4);
+
+    const expansion = await requestExpansion(stack.db, { workspace: f.workspace, key: f.key, projectId });
+    await backdate(search.id);
+    expect(await sweep(search.id)).toBe(1);
+    const expanded = await waitForPass(f, search.id, expansion.pass);
+    expect(expanded).toMatchObject({ status: 'complete', last_pass: { pass: 2, status: 'complete' } });
+    // The sweep started the expansion under its own id: support staff find it as usual.
+    const handle = stack.temporal.client.workflow.getHandle(`expansion-${projectId}-1`);
+    await handle.result();
+    expect((await handle.describe()).status.name).toBe('COMPLETED');
+    expect(await balance(f)).toBe(3);
+  });
+
+  it('is run by a Schedule (created by the worker at start) through its workflow and activity', async () => {
+    const f = await workspaceWithKey(stack.db, { credits: 5 });
+    const projectId = await createProject(stack, f.headers);
+    const { search } = await launchSearch(stack.db, { workspace: f.workspace, key: f.key, projectId, idempotencyKey: `stranded-${randomUUID()}`, body: { criteria }, baseUrl: stack.config.publicBaseUrl });
+    await backdate(search.id);
+    const queue = stack.config.temporal.taskQueue;
+    await ensureStrandedPassSweep(stack.temporal.client, queue);
+    await ensureStrandedPassSweep(stack.temporal.client, queue); // idempotent
+    const schedule = stack.temporal.client.schedule.getHandle(strandedPassSweepScheduleId(queue));
+    try {
+      expect((await schedule.describe()).action).toMatchObject({ type: 'startWorkflow', workflowType: 'strandedPassSweepWorkflow', taskQueue: queue });
+      await schedule.trigger();
+      expect((await waitForSearch(stack, f.headers, search.id)).status).toBe('complete');
+    } finally {
+      await schedule.delete();
+    }
+  });
+
+  it('marks a pass whose workflow did start (only the record of it was lost) without starting it twice', async () => {
+    const f = await workspaceWithKey(stack.db, { credits: 5 });
+    const { search } = await completedSearch(f);
+    const run = stack.temporal.client.workflow.getHandle(`search-${search.id}-pass-1`);
+    const { runId } = await run.describe();
+    await stack.db('search_passes').where({ search_id: search.id, pass: 1 }).update({ workflow_started_at: null, status: 'running', created_at: stack.db.raw("now() - interval '5 minutes'") });
+    expect(await sweep(search.id)).toBe(1);
+    const pass = await stack.db('search_passes').where({ search_id: search.id, pass: 1 }).first();
+    expect(pass.workflow_started_at).toBeInstanceOf(Date);
+    expect((await run.describe()).runId).toBe(runId); // the finished run, not a second one
+    expect(await balance(f)).toBe(4);
   });
 });

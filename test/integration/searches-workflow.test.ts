@@ -107,7 +107,7 @@ describe('durability', () => {
   function startWorkerProcess(taskQueue: string): ChildProcess {
     return spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'activities/worker.ts')], {
       cwd: ROOT,
-      env: { ...process.env, TEMPORAL_TASK_QUEUE: taskQueue, SEARCH_PAGE_DELAY_MS: '250', LOG_LEVEL: 'warn', OUTBOX_SWEEP_ON_START: 'false' },
+      env: { ...process.env, TEMPORAL_TASK_QUEUE: taskQueue, SEARCH_PAGE_DELAY_MS: '250', LOG_LEVEL: 'warn', SWEEP_SCHEDULES_ON_START: 'false' },
       stdio: 'ignore',
     });
   }
