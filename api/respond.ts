@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { ApiContext } from './context';
 
 /** The success envelope of the spec: `{data, meta:{request_id[, total]}}`. */
@@ -14,4 +15,26 @@ export function sendRawData(ctx: ApiContext, dataJson: string, opts: { status?: 
   ctx.status = opts.status ?? 200;
   ctx.type = 'application/json; charset=utf-8';
   ctx.body = `{"data":${dataJson},"meta":{"request_id":${JSON.stringify(ctx.state.requestId)}}}`;
+}
+
+/**
+ * The envelope around a list streamed batch by batch, for lists too long to hold in memory:
+ * `meta` (with `total`) comes after `data`, once the count is known. One batch is serialised at a
+ * time; a failure midway cuts the response short, which a client sees as invalid JSON.
+ */
+export function sendDataStream(ctx: ApiContext, batches: AsyncIterable<unknown[]>): void {
+  const requestId = ctx.state.requestId;
+  async function* chunks() {
+    yield '{"data":[';
+    let total = 0;
+    for await (const batch of batches) {
+      if (batch.length === 0) continue;
+      yield (total > 0 ? ',' : '') + batch.map((item) => JSON.stringify(item)).join(',');
+      total += batch.length;
+    }
+    yield `],"meta":{"request_id":${JSON.stringify(requestId)},"total":${total}}}`;
+  }
+  ctx.status = 200;
+  ctx.type = 'application/json; charset=utf-8';
+  ctx.body = Readable.from(chunks(), { highWaterMark: 1, objectMode: false });
 }

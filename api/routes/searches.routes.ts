@@ -10,7 +10,7 @@ import { RECORD_COLUMNS, recordResource } from '../../src/searches/records';
 import { startPass } from '../../src/searches/start';
 import { personJson, searchResource } from '../../src/searches/view';
 import { authOf } from '../context';
-import { sendData, sendRawData } from '../respond';
+import { sendData, sendDataStream, sendRawData } from '../respond';
 import { ResponseCache } from '../response-cache';
 import { defineRoutes } from '../route-def';
 import { findProjectOr404 } from './projects.routes';
@@ -151,9 +151,11 @@ export const searchRoutes = defineRoutes([
     proposable: false,
     async handler(ctx, { db }) {
       const search = await findSearchOr404(db, authOf(ctx).workspace.id, ctx.params.searchId);
-      const records = [];
-      for await (const batch of searchRepository(db).records(search.id)) records.push(...batch.map(recordResource));
-      sendData(ctx, records, { total: records.length });
+      const batches = searchRepository(db).records(search.id);
+      async function* resources() {
+        for await (const batch of batches) yield batch.map(recordResource);
+      }
+      sendDataStream(ctx, resources());
     },
   },
   {

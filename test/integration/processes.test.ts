@@ -48,13 +48,22 @@ describe('production processes (start:api, start:worker entry points)', () => {
         const res = await fetch(`http://127.0.0.1:${port}/v1/health?worker=true`, { headers: { 'X-Request-Id': 'proc-test-rid' } });
         return res.status === 200;
       }, 60_000, 500);
-      const logLine = api
-        .output()
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l))
-        .find((l) => l.request_id === 'proc-test-rid');
-      expect(logLine).toMatchObject({ level: 'info', msg: 'request', path: '/v1/health', status: 200 });
+      // The line is written as the response goes out; it may reach our pipe a moment after it.
+      const logLine = () =>
+        api
+          .output()
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .flatMap((l) => {
+            try {
+              return [JSON.parse(l)];
+            } catch {
+              return []; // a line still being written
+            }
+          })
+          .find((l) => l.request_id === 'proc-test-rid');
+      await waitFor('the request log line', async () => logLine() !== undefined, 5000, 50).catch(() => undefined);
+      expect(logLine()).toMatchObject({ level: 'info', msg: 'request', path: '/v1/health', status: 200 });
     } finally {
       api.child.kill('SIGTERM');
       worker.child.kill('SIGTERM');
