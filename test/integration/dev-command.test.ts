@@ -1,6 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
 import { freePort, waitFor } from '../../src/dev/processes';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -38,7 +39,7 @@ describe('npm run dev (scripts/dev.mjs)', () => {
     const [port, postgresPort, temporalPort, temporalUiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
     const dataDir = path.join(process.env.TEST_RUN_DIR!, `dev-${port}`);
     const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), POSTGRES_PORT: String(postgresPort), TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(temporalUiPort), DEV_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-    for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'SECRETS_KEY', 'NODE_ENV']) delete env[name];
+    for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_TASK_QUEUE', 'SECRETS_KEY', 'NODE_ENV']) delete env[name];
 
     const dev = spawn(process.execPath, [path.join(ROOT, 'scripts/dev.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -61,6 +62,19 @@ describe('npm run dev (scripts/dev.mjs)', () => {
       expect(fs.existsSync(path.join(dataDir, 'temporal.db'))).toBe(true);
       expect(fs.existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
       expect(Buffer.from(fs.readFileSync(path.join(dataDir, 'secrets.key'), 'utf8'), 'base64')).toHaveLength(32);
+
+      // The worker keeps its task queue's sweeps as Temporal Schedules (webhook outbox, stranded search passes).
+      const connection = await Connection.connect({ address: `127.0.0.1:${temporalPort}` });
+      try {
+        const schedules = new Client({ connection }).schedule;
+        await waitFor('sweep schedules', async () => {
+          const ids: string[] = [];
+          for await (const s of schedules.list()) ids.push(s.scheduleId);
+          return ['outbox-sweep-sourcing', 'stranded-pass-sweep-sourcing'].every((id) => ids.includes(id));
+        }, 20_000, 500);
+      } finally {
+        await connection.close();
+      }
 
       tree = descendants(dev.pid!);
       expect(tree.length).toBeGreaterThanOrEqual(5); // dev.ts, postgres, temporal, api, worker
