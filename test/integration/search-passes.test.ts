@@ -211,6 +211,10 @@ describe('POST /v1/searches/{searchId}/database-pass', () => {
       const after = await stack.db('search_people').where({ search_id: search.id, person_id: person.person_id }).first();
       expect(after.score).toBeGreaterThan(person.score);
       expect(after.profile.skills).toEqual(expect.arrayContaining(['GAAP']));
+      // The records CSV follows the refreshed profile (its fragments are rebuilt on update).
+      const csv = (await stack.request('GET', `/v1/searches/${search.id}/records.csv`, { headers: f.headers })).text;
+      const line = csv.split('\r\n').find((l) => l.includes(person.candidate_id))!;
+      expect(line).toContain(updated.skills.join('; '));
       const changed = await events(search.id, 'shortlist.changed');
       expect(changed.find((e) => e.data.source === 'database_pass')).toBeTruthy();
       expect(await events(search.id, 'search.completed')).toHaveLength(2);
