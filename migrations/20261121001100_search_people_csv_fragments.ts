@@ -16,6 +16,10 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     create function search_people_csv() returns trigger language plpgsql as $$
     begin
+      -- Re-scoring rewrites profile with its own value: nothing to rebuild then.
+      if tg_op = 'UPDATE' and new.summary is not distinct from old.summary and new.profile is not distinct from old.profile then
+        return new;
+      end if;
       new.csv_person := concat_ws(',',
         ${q("(new.summary->>'first_name')")}, ${q("(new.summary->>'last_name')")}, ${q("(new.summary->>'title')")}, ${q("(new.summary->>'company')")},
         ${q("(new.summary->>'location')")}, ${q("(new.summary->>'network_url')")},
