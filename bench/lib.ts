@@ -101,7 +101,8 @@ export function treeCpuMs(root: number): number {
 /** CPU used per named process between two readings: where a benchmark's cores went. */
 export function cpuMeter(processes: Record<string, number | undefined>) {
   const read = () => {
-    const out: Record<string, number> = { bench: (process.cpuUsage().user + process.cpuUsage().system) / 1000 };
+    const self = process.cpuUsage();
+    const out: Record<string, number> = { bench: (self.user + self.system) / 1000 };
     for (const [name, pid] of Object.entries(processes)) if (pid) out[name] = treeCpuMs(pid);
     return out;
   };

@@ -73,7 +73,7 @@ export interface Config {
   unauthenticatedRateLimit: number;
   /** Pause before each search page; 0 except in fault-injection tests. */
   searchPageDelayMs: number;
-  /** The worker process ensures the outbox sweep Schedule of its task queue at start. */
+  /** The worker process ensures the sweep Schedules of its task queue at start (outbox, stranded passes). */
   sweepSchedulesOnStart: boolean;
 }
 

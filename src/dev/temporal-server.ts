@@ -32,7 +32,7 @@ export interface TemporalServerHandle {
  *  - our search attributes are registered with the namespace at start, so the CLI's default of
  *    re-reading cluster metadata on every request (for attributes added later) is wasted work.
  */
-export const DEV_SERVER_DYNAMIC_CONFIG: Record<string, unknown> = {
+const DEV_SERVER_DYNAMIC_CONFIG: Record<string, unknown> = {
   'history.visibilityProcessorMaxPollRPS': 2,
   'history.visibilityTaskBatchSize': 1000,
   'system.forceSearchAttributesCacheRefreshOnRead': false,

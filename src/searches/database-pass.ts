@@ -1,5 +1,4 @@
 import type { Db } from '../db/knex';
-import { workflowIds } from '../temporal/workflow-ids';
 import type { SearchRow } from '../db/search.repository';
 import { AppError } from '../domain/errors';
 import type { PersonProfile } from '../domain/profile';
@@ -8,6 +7,7 @@ import { writeEvent } from '../events/outbox';
 import { outcomeFor } from './pass';
 import { followScores, storeScores } from './rescoring';
 import { searchEventData } from './view';
+import { workflowIds } from '../temporal/workflow-ids';
 
 /** 409 unless the search is complete: a new pass starts only from a finished search. */
 export function assertComplete(search: SearchRow): void {

@@ -1,5 +1,4 @@
 import type { ApiKey } from '../db/api-key.repository';
-import { workflowIds } from '../temporal/workflow-ids';
 import { creditLedgerRepository } from '../db/credit-ledger.repository';
 import type { Db } from '../db/knex';
 import type { SearchRow } from '../db/search.repository';
@@ -8,6 +7,7 @@ import { broadenCriteria, MAX_EXPANSION_LEVEL, type Broadening } from '../domain
 import type { ResolvedCriteria } from '../domain/criteria';
 import { AppError } from '../domain/errors';
 import { planCheck, requireCredit, reserveKey } from './launch';
+import { workflowIds } from '../temporal/workflow-ids';
 
 export interface ExpansionRequest {
   search: SearchRow;

@@ -1,7 +1,8 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import { ScheduleOverlapPolicy, type Client } from '@temporalio/client';
 import type { Db } from '../db/knex';
 import type { SearchRow } from '../db/search.repository';
 import type { Temporal } from '../temporal/client';
+import { ensureSchedule } from '../temporal/schedules';
 import { startPass } from './start';
 
 /** A pass booked this long ago whose workflow has not started is stranded (a live start takes ms). */
@@ -32,16 +33,12 @@ export async function restartStrandedPasses(db: Db, temporal: Pick<Temporal, 'cl
 }
 
 /** The Schedule that runs the stranded-pass sweep every minute on this task queue. Idempotent. */
-export async function ensureStrandedPassSweep(client: Client, taskQueue: string): Promise<void> {
-  try {
-    await client.schedule.create({
-      scheduleId: strandedPassSweepScheduleId(taskQueue),
-      spec: { intervals: [{ every: '1 minute' }] },
-      action: { type: 'startWorkflow', workflowType: STRANDED_PASS_SWEEP_WORKFLOW, workflowId: strandedPassSweepScheduleId(taskQueue), taskQueue, args: [] },
-      policies: { overlap: ScheduleOverlapPolicy.SKIP },
-      state: { note: 'Starts search passes whose workflow never started (src/searches/recovery.ts)' },
-    });
-  } catch (err) {
-    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-  }
+export function ensureStrandedPassSweep(client: Client, taskQueue: string): Promise<void> {
+  return ensureSchedule(client, {
+    scheduleId: strandedPassSweepScheduleId(taskQueue),
+    spec: { intervals: [{ every: '1 minute' }] },
+    action: { type: 'startWorkflow', workflowType: STRANDED_PASS_SWEEP_WORKFLOW, workflowId: strandedPassSweepScheduleId(taskQueue), taskQueue, args: [] },
+    policies: { overlap: ScheduleOverlapPolicy.SKIP },
+    state: { note: 'Starts search passes whose workflow never started (src/searches/recovery.ts)' },
+  });
 }

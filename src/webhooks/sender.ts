@@ -87,12 +87,15 @@ interface RequestTarget {
   ca?: string | Buffer;
 }
 
-/** One POST on one connection; never throws. Redirects are results, never followed. */
-/** `waitMs`: what is left of the attempt's `timeoutMs` (the DNS check used the rest). */
+/**
+ * One POST on one connection; never throws. Redirects are results, never followed. `waitMs` is
+ * what is left of the attempt's `timeoutMs` (the DNS check used the rest).
+ */
 function requestOnce(target: RequestTarget, body: string, headers: Record<string, string>, { waitMs, timeoutMs }: { waitMs: number; timeoutMs: number }): Promise<Omit<AttemptResult, 'durationMs'> | typeof STALE_CONNECTION> {
   return new Promise((resolve) => {
     let settled = false;
     let answered = false;
+    let completed = false;
     const finish = (r: Omit<AttemptResult, 'durationMs'> | typeof STALE_CONNECTION) => {
       if (settled) return;
       settled = true;
@@ -101,7 +104,6 @@ function requestOnce(target: RequestTarget, body: string, headers: Record<string
       // A complete answer leaves the connection to the pool; anything else closes it.
       if (r === STALE_CONNECTION || !r.ok || !completed) req.destroy();
     };
-    let completed = false;
     const req = https.request(
       {
         method: 'POST',

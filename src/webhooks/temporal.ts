@@ -1,6 +1,7 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { ScheduleOverlapPolicy, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import type { Temporal } from '../temporal/client';
+import { ensureSchedule } from '../temporal/schedules';
 import { WorkspaceIdAttr } from '../temporal/search-attributes';
 import { DELIVERY_WORKFLOW, deliveryWorkflowId, OUTBOX_SWEEP_WORKFLOW, outboxSweepScheduleId, REDELIVER_SIGNAL, redeliveryWorkflowId, type DeliveryWorkflowInput, type OutboxSweepInput } from './contract';
 import type { StartDelivery } from './fanout';
@@ -74,25 +75,21 @@ export async function signalOrStartRedelivery(
  */
 export async function ensureOutboxSweep(client: Client, taskQueue: string): Promise<void> {
   const input: OutboxSweepInput = { runSeconds: DISPATCHER_RUN_SECONDS };
-  try {
-    await client.schedule.create({
-      scheduleId: outboxSweepScheduleId(taskQueue),
-      spec: { intervals: [{ every: SWEEP_EVERY }] },
-      action: {
-        type: 'startWorkflow',
-        workflowType: OUTBOX_SWEEP_WORKFLOW,
-        workflowId: outboxSweepScheduleId(taskQueue),
-        taskQueue,
-        args: [input],
-        workflowRunTimeout: `${DISPATCHER_RUN_SECONDS * 2} seconds`,
-      },
-      // A tick during a run is kept and starts the next run as soon as this one ends: no gap.
-      policies: { overlap: ScheduleOverlapPolicy.BUFFER_ONE, catchupWindow: '1 minute' },
-      state: { triggerImmediately: true, note: 'Fans out the webhook outbox (src/webhooks)' },
-    });
-  } catch (err) {
-    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-  }
+  await ensureSchedule(client, {
+    scheduleId: outboxSweepScheduleId(taskQueue),
+    spec: { intervals: [{ every: SWEEP_EVERY }] },
+    action: {
+      type: 'startWorkflow',
+      workflowType: OUTBOX_SWEEP_WORKFLOW,
+      workflowId: outboxSweepScheduleId(taskQueue),
+      taskQueue,
+      args: [input],
+      workflowRunTimeout: `${DISPATCHER_RUN_SECONDS * 2} seconds`,
+    },
+    // A tick during a run is kept and starts the next run as soon as this one ends: no gap.
+    policies: { overlap: ScheduleOverlapPolicy.BUFFER_ONE, catchupWindow: '1 minute' },
+    state: { triggerImmediately: true, note: 'Fans out the webhook outbox (src/webhooks)' },
+  });
 }
 
 const ensured = new Map<string, Promise<void>>();
