@@ -1,3 +1,4 @@
+import { billingActivities } from './billing.activities';
 import type { ActivityDeps } from './deps';
 import { healthProbeActivities } from './health-probe.activities';
 import { searchActivities } from './search.activities';
@@ -9,6 +10,7 @@ export function createActivities(deps: ActivityDeps) {
     ...healthProbeActivities(deps),
     ...searchActivities(deps),
     ...webhookActivities(deps),
+    ...billingActivities(deps),
   };
 }
 

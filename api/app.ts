@@ -4,14 +4,19 @@ import { AppError } from '../src/domain/errors';
 import type { ApiContext, ApiDeps, ApiState } from './context';
 import { authenticate } from './middleware/authenticate';
 import { errorHandler } from './middleware/errors';
-import { jsonBody } from './middleware/json-body';
+import { jsonBody, readRawBody } from './middleware/json-body';
 import { applyRateLimit, ipBucket } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
+import { countUsage } from './middleware/usage';
 import type { RouteDef } from './route-def';
 import { routeTable } from './route-table';
 import { DOCS_PAGE_HEADERS, renderDocsPage } from './web/docs.page';
 import { renderShareErrorPage, renderSharePage, SHARE_PAGE_HEADERS } from './web/share.page';
 import { readShare } from '../src/shortlist/share';
+import { handleStripeWebhook } from '../src/billing/stripe-webhook.service';
+import { payTestCheckout, waitForGrant } from '../src/billing/top-up.service';
+import { topUpRepository } from '../src/db/top-up.repository';
+import { CHECKOUT_PAGE_HEADERS, renderCheckoutErrorPage, renderCheckoutPage, renderPaidPage } from './web/checkout.page';
 
 /** `{projectId}` (spec form) → `:projectId` (router form). */
 export const toRouterPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
@@ -22,6 +27,7 @@ function keyApiRouter(routes: RouteDef[], deps: ApiDeps): Router<ApiState> {
     // Authentication comes before any other work; bodies are read only for a matched route.
     router.register(toRouterPath(route.path), [route.method], [
       authenticate(route, deps),
+      countUsage(route, deps),
       jsonBody(),
       async (ctx) => {
         await route.handler(ctx as unknown as ApiContext, deps, routes);
@@ -71,6 +77,38 @@ export function createApp(deps: ApiDeps, routes: RouteDef[] = routeTable): Koa<A
       ctx.status = 404;
       ctx.body = { error: 'Share link not found' };
     }
+  });
+  // The test provider's checkout (DESIGN.md §8): the token is the credential, as for share links.
+  web.get('/checkout/:token', async (ctx) => {
+    ctx.set(CHECKOUT_PAGE_HEADERS);
+    ctx.type = 'text/html; charset=utf-8';
+    const topUp = await topUpRepository(deps.db).findByToken(ctx.params.token);
+    const expired = topUp && topUp.status !== 'paid' && (topUp.status === 'expired' || topUp.expires_at.getTime() <= Date.now());
+    if (!topUp || expired) {
+      ctx.status = topUp ? 410 : 404;
+      ctx.body = renderCheckoutErrorPage(ctx.status as 404 | 410);
+      return;
+    }
+    ctx.body = renderCheckoutPage(topUp, ctx.params.token);
+  });
+  web.post('/checkout/:token/pay', async (ctx) => {
+    ctx.set(CHECKOUT_PAGE_HEADERS);
+    ctx.type = 'text/html; charset=utf-8';
+    const { outcome, topUp } = await payTestCheckout({ db: deps.db, temporal: deps.temporal, logger: ctx.state.log }, ctx.params.token);
+    if (outcome === 'paid') ctx.body = renderPaidPage(await waitForGrant(deps.db, topUp!.id), false);
+    else if (outcome === 'already_paid') ctx.body = renderPaidPage(topUp!, true);
+    else {
+      ctx.status = outcome === 'expired' ? 410 : 404;
+      ctx.body = renderCheckoutErrorPage(ctx.status as 404 | 410);
+    }
+  });
+  // Stripe's webhook: verified over the raw bytes, so no JSON body parser runs before it.
+  web.post('/api/billing/stripe-webhook', async (ctx) => {
+    const raw = await readRawBody(ctx.req);
+    const answer = await handleStripeWebhook({ db: deps.db, temporal: deps.temporal, logger: ctx.state.log, config: deps.config }, raw, ctx.get('Stripe-Signature') || undefined);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.status = answer.status;
+    ctx.body = answer.body;
   });
   app.use(web.routes());
   app.use(async (ctx) => {

@@ -4,6 +4,7 @@ import type { KeyWithWorkspace } from '../src/db/api-key.repository';
 import type { Db } from '../src/db/knex';
 import type { Logger } from '../src/logger';
 import type { Temporal } from '../src/temporal/client';
+import type { UsageCounter } from '../src/usage/usage-counter';
 
 /** What the API process hands to every route. */
 export interface ApiDeps {
@@ -11,6 +12,8 @@ export interface ApiDeps {
   db: Db;
   temporal: Temporal;
   logger: Logger;
+  /** Request counting (GET /usage); absent when USAGE_COUNTING=off. */
+  usage?: UsageCounter;
 }
 
 export interface ApiState {

@@ -28,6 +28,8 @@ export interface RouteDef {
   catalog?: boolean;
   query?: ZodType;
   body?: ZodType;
+  /** Shape of `data` in a success answer (documentation today; enforced by the router later). */
+  response?: ZodType;
   /** `routes` is the table the app registered, for the catalog and the OpenAPI document. */
   handler: (ctx: ApiContext, deps: ApiDeps, routes: readonly RouteDef[]) => Promise<void>;
 }

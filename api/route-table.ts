@@ -1,4 +1,5 @@
 import type { RouteDef } from './route-def';
+import { billingRoutes } from './routes/billing.routes';
 import { catalogRoutes } from './routes/catalog.routes';
 import { healthRoutes } from './routes/health.routes';
 import { projectRoutes } from './routes/projects.routes';
@@ -6,7 +7,8 @@ import { referenceRoutes } from './routes/reference.routes';
 import { searchPassRoutes } from './routes/search-passes.routes';
 import { searchRoutes } from './routes/searches.routes';
 import { shortlistRoutes } from './routes/shortlist.routes';
+import { usageRoutes } from './routes/usage.routes';
 import { webhookRoutes } from './routes/webhooks.routes';
 
 /** Every key-API route, in catalog order. Registers the router, feeds /actions and OpenAPI. */
-export const routeTable: RouteDef[] = [...healthRoutes, ...catalogRoutes, ...projectRoutes, ...searchRoutes, ...searchPassRoutes, ...shortlistRoutes, ...referenceRoutes, ...webhookRoutes];
+export const routeTable: RouteDef[] = [...healthRoutes, ...catalogRoutes, ...projectRoutes, ...searchRoutes, ...searchPassRoutes, ...shortlistRoutes, ...referenceRoutes, ...webhookRoutes, ...billingRoutes, ...usageRoutes];

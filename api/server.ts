@@ -3,6 +3,7 @@ import { loadConfigOrExit, type Config } from '../src/config';
 import { createDb } from '../src/db/knex';
 import { createLogger } from '../src/logger';
 import { createTemporal } from '../src/temporal/client';
+import { UsageCounter } from '../src/usage/usage-counter';
 import { createApp } from './app';
 import type { ApiDeps } from './context';
 
@@ -14,7 +15,9 @@ export interface ApiServer {
 }
 
 export async function startApiServer(deps: ApiDeps, config: Config = deps.config): Promise<ApiServer> {
-  const app = createApp(deps);
+  // One request counter per process, flushed in batches and once more after the last request.
+  const usage = deps.usage ?? (config.usage.counting ? new UsageCounter(deps.db, deps.logger, config.usage.flushIntervalMs).start() : undefined);
+  const app = createApp({ ...deps, usage });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
@@ -26,15 +29,17 @@ export async function startApiServer(deps: ApiDeps, config: Config = deps.config
   return {
     server,
     url,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
         server.close(() => {
           clearTimeout(force);
           resolve();
         });
         server.closeIdleConnections();
-      }),
+      });
+      await usage?.stop();
+    },
   };
 }
 

@@ -45,6 +45,20 @@ const envSchema = z.object({
   SEARCH_PAGE_DELAY_MS: z.coerce.number().int().min(0).default(0),
   SWEEP_SCHEDULES_ON_START: z.enum(['true', 'false']).default('true'),
   UNAUTHENTICATED_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
+  PAYMENTS_PROVIDER: z.enum(['test', 'stripe']).default('test'),
+  // Seconds an unpaid top-up stays payable (DESIGN.md §8: 24 h); tests scale it down.
+  TOPUP_EXPIRY: z.coerce.number().int().min(1).default(86_400),
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\S+$/, 'must be a Stripe secret key (sk_test_… or sk_live_…)').optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\S+$/, 'must be a Stripe webhook signing secret (whsec_…)').optional(),
+  // Where the Stripe SDK sends its calls; tests point it at stripe-mock.
+  STRIPE_API_BASE: httpUrl.default('https://api.stripe.com'),
+  USAGE_COUNTING: z.enum(['on', 'off']).default('on'),
+  USAGE_FLUSH_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
+}).superRefine((e, ctx) => {
+  if (e.PAYMENTS_PROVIDER !== 'stripe') return;
+  for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+    if (!e[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when PAYMENTS_PROVIDER=stripe' });
+  }
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -75,6 +89,18 @@ export interface Config {
   searchPageDelayMs: number;
   /** The worker process ensures the sweep Schedules of its task queue at start (outbox, stranded passes). */
   sweepSchedulesOnStart: boolean;
+  payments: {
+    provider: 'test' | 'stripe';
+    /** How long a top-up waits for payment before it expires (its workflow's durable timer). */
+    topUpExpirySeconds: number;
+    stripe: { secretKey?: string; webhookSecret?: string; apiBase: string };
+  };
+  usage: {
+    /** Off only for benchmark comparisons: request counts are then not recorded. */
+    counting: boolean;
+    /** Request counts are kept in memory and written in one batch this often (and at shutdown). */
+    flushIntervalMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -113,6 +139,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     unauthenticatedRateLimit: e.UNAUTHENTICATED_RATE_LIMIT,
     searchPageDelayMs: e.SEARCH_PAGE_DELAY_MS,
     sweepSchedulesOnStart: e.SWEEP_SCHEDULES_ON_START === 'true',
+    payments: {
+      provider: e.PAYMENTS_PROVIDER,
+      topUpExpirySeconds: e.TOPUP_EXPIRY,
+      stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: trimSlash(e.STRIPE_API_BASE) },
+    },
+    usage: { counting: e.USAGE_COUNTING === 'on', flushIntervalMs: e.USAGE_FLUSH_INTERVAL_MS },
   };
 }
 

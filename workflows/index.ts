@@ -5,3 +5,4 @@ export { expansionWorkflow, databasePassWorkflow, rescoreWorkflow } from './sear
 export { webhookDeliveryWorkflow } from './webhook-delivery.workflow';
 export { outboxSweepWorkflow } from './outbox-sweep.workflow';
 export { strandedPassSweepWorkflow } from './stranded-pass-sweep.workflow';
+export { topUpWorkflow } from './topup.workflow';

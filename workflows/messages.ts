@@ -1,4 +1,5 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { TOPUP_PAID_SIGNAL } from '../src/billing/topup.contract';
 
 export interface SearchProgress {
   search_id: string;
@@ -14,3 +15,6 @@ export interface SearchProgress {
 export const progressQuery = defineQuery<SearchProgress>('progress');
 /** Sent by a finishing search so a waiting one re-checks for a free slot at once. */
 export const slotFreedSignal = defineSignal('slotFreed');
+
+/** A payment was recorded for the top-up (test checkout or Stripe webhook). */
+export const topUpPaidSignal = defineSignal(TOPUP_PAID_SIGNAL);

@@ -30,6 +30,11 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
 }
 
 async function readRaw(req: NodeJS.ReadableStream): Promise<string> {
+  return (await readRawBody(req)).toString('utf8');
+}
+
+/** The body's bytes exactly as sent (signature checks need them), up to the size limit. */
+export async function readRawBody(req: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -38,5 +43,5 @@ async function readRaw(req: NodeJS.ReadableStream): Promise<string> {
     if (size > MAX_BODY_BYTES) throw new AppError('payload_too_large', 413, `Request body exceeds ${MAX_BODY_BYTES} bytes`);
     chunks.push(buf);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }

@@ -3,6 +3,17 @@ import type { Db } from './knex';
 
 export type CreditBucket = FundingMode;
 
+export interface LedgerRow {
+  id: number;
+  workspace_id: string;
+  bucket: CreditBucket;
+  delta: number;
+  reason: string;
+  created_at: Date;
+}
+
+export const MAX_LEDGER_ENTRIES_LISTED = 200;
+
 export interface LedgerEntry {
   workspaceId: string;
   bucket: CreditBucket;
@@ -23,6 +34,12 @@ export function creditLedgerRepository(db: Db) {
         .ignore()
         .returning('id');
       return rows.length > 0;
+    },
+    /** Newest first; `before` (an entry id) reads older entries. */
+    list(workspaceId: string, opts: { before?: number; limit?: number } = {}): Promise<LedgerRow[]> {
+      const q = db('credit_ledger').where({ workspace_id: workspaceId });
+      if (opts.before !== undefined) q.andWhere('id', '<', opts.before);
+      return q.orderBy('id', 'desc').limit(opts.limit ?? MAX_LEDGER_ENTRIES_LISTED).select('id', 'workspace_id', 'bucket', 'delta', 'reason', 'created_at');
     },
     async balance(workspaceId: string, bucket: CreditBucket): Promise<number> {
       const row = await db('credit_ledger').where({ workspace_id: workspaceId, bucket }).sum({ total: 'delta' }).first();

@@ -1,0 +1,46 @@
+import type Stripe from 'stripe';
+import type { Config } from '../config';
+import type { Db } from '../db/knex';
+import { topUpRepository } from '../db/top-up.repository';
+import { isUuid } from '../domain/ids';
+import { stripeClient } from './payments/stripe-provider';
+import { recordPayment, type TopUpDeps } from './top-up.service';
+
+/** Stripe events that mean a Checkout Session's money arrived. */
+const PAYMENT_EVENTS = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded']);
+
+export interface WebhookAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * POST {api_url}/api/billing/stripe-webhook. The signature is verified over the raw body with the
+ * SDK; each event id is handled once (a redelivery is acknowledged and ignored); a payment is
+ * recorded once per top-up whatever order or number of events arrive.
+ */
+export async function handleStripeWebhook(deps: Pick<TopUpDeps, 'db' | 'temporal' | 'logger'> & { config: Config }, rawBody: Buffer, signature: string | undefined): Promise<WebhookAnswer> {
+  const secret = deps.config.payments.stripe.webhookSecret;
+  if (deps.config.payments.provider !== 'stripe' || !secret) return { status: 404, body: { error: 'Stripe payments are not configured on this service' } };
+  let event: Stripe.Event;
+  try {
+    event = stripeClient(deps.config).webhooks.constructEvent(rawBody, signature ?? '', secret);
+  } catch (err) {
+    return { status: 400, body: { error: `Webhook signature verification failed: ${(err as Error).message}` } };
+  }
+  const session = PAYMENT_EVENTS.has(event.type) ? (event.data.object as Stripe.Checkout.Session) : null;
+  const topUpId = session?.client_reference_id && isUuid(session.client_reference_id) ? session.client_reference_id : null;
+  const result = await deps.db.transaction(async (trx: Db) => {
+    const first = await topUpRepository(trx).recordStripeEvent({ id: event.id, type: event.type, topUpId });
+    if (!first) return { handled: 'duplicate' as const };
+    if (!session || !topUpId) return { handled: 'ignored' as const };
+    if (session.payment_status !== 'paid' && session.payment_status !== 'no_payment_required') return { handled: 'awaiting_payment' as const };
+    return { handled: 'payment' as const, ...(await recordPayment(deps, await topUpRepository(trx).find(topUpId), trx)) };
+  });
+  if (result.handled === 'payment') {
+    await result.signal?.(); // after commit: the workflow must find the payment recorded
+    if (result.outcome === 'expired') deps.logger.warn({ top_up_id: topUpId, stripe_event_id: event.id }, 'Stripe reported a payment for an expired top-up; nothing granted');
+    return { status: 200, body: { received: true, outcome: result.outcome } };
+  }
+  return { status: 200, body: { received: true, outcome: result.handled } };
+}
