@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Config } from '../src/config';
+import { API_VERSION, EVENT_TYPES } from '../src/events/outbox';
 import type { RouteDef } from './route-def';
 
 /** The action catalog entries: every key-API operation of the route table, in table order. */
@@ -73,5 +74,29 @@ export function openApiDocument(routes: readonly RouteDef[], config: Config) {
     servers: [{ url: config.publicBaseUrl }],
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } } },
     paths,
+    // Every event type a webhook endpoint can receive (`*` subscribers receive them all).
+    webhooks: Object.fromEntries(
+      EVENT_TYPES.map((type) => [
+        type,
+        {
+          post: {
+            operationId: `event_${type.replace(/\W/g, '_')}`,
+            summary: `The ${type} event`,
+            requestBody: {
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['id', 'type', 'created_at', 'workspace_id', 'api_version', 'data'],
+                    properties: { id: { type: 'string' }, type: { const: type }, created_at: { type: 'string' }, workspace_id: { type: 'string' }, api_version: { const: API_VERSION }, data: { type: 'object' } },
+                  },
+                },
+              },
+            },
+            responses: { '2XX': { description: 'Received' } },
+          },
+        },
+      ]),
+    ),
   };
 }

@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 // `npm test`: the same bootstrap on private ports with throw-away state, then jest.
 // Extra arguments go to jest, e.g. `npm test -- test/unit`.
-import { ensureChromium, ensureDependencies, ensureTemporalCli, runTypeScript } from './lib/bootstrap.mjs';
+import { ensureChromium, ensureDependencies, ensureStripeMock, ensureTemporalCli, runTypeScript } from './lib/bootstrap.mjs';
 
 const started = Date.now();
 try {
   ensureDependencies();
   const temporalCli = await ensureTemporalCli();
   const chromium = ensureChromium();
+  const stripeMock = await ensureStripeMock();
   const code = await runTypeScript('src/dev/test-run.ts', process.argv.slice(2), {
     TEMPORAL_CLI: temporalCli,
     ...(chromium ? { CHROMIUM_PATH: chromium } : {}),
+    ...(stripeMock ? { STRIPE_MOCK: stripeMock } : {}),
     BOOTSTRAP_STARTED_AT: String(started),
   });
   process.exit(code);

@@ -65,7 +65,7 @@ export const searchPassRoutes = defineRoutes([
       const { workspace, key } = authOf(ctx);
       const project = await findProjectOr404(db, workspace.id, ctx.params.projectId);
       requireEmptyBody(ctx.state.body);
-      const expansion = await requestExpansion(db, { workspace, key, projectId: project.id });
+      const expansion = await requestExpansion(db, { workspace, key, projectId: project.id, requestId: ctx.state.requestId });
       const workflowId = await startPass(db, temporal, expansion.search, expansion.pass);
       sendData(
         ctx,

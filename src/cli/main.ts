@@ -2,6 +2,7 @@ import { loadCliConfig, ConfigError, type Config } from '../config';
 import { createDb, type Db } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 import { adminCommands } from './admin.commands';
+import { billingCommands } from './billing.commands';
 import { parseArgs, UsageError } from './args';
 import { opsCommands } from './ops.commands';
 import { webhookCommands } from './webhooks.commands';
@@ -28,6 +29,7 @@ const commands: Record<string, Command> = {
   ...adminCommands,
   ...opsCommands,
   ...webhookCommands,
+  ...billingCommands,
 };
 
 const USAGE = `usage: npm run cli -- <command> [options]
@@ -38,7 +40,8 @@ commands:
   keys create --workspace ID --name N --scopes a,b|* [--funding workspace|contract_pool] [--env live|test] [--rate-limit N] [--expires-at ISO] [--json]
   keys list --workspace ID [--json]
   keys revoke KEY_ID [--json]
-  credits grant --workspace ID --amount N [--bucket workspace|contract_pool] [--json]
+  credits grant --workspace ID --amount N [--bucket workspace|contract_pool] [--reason TEXT] [--json]
+  billing top-ups --workspace ID [--json]
   corpus load [--size N] [--seed S] [--json]
   searches watch SEARCH_ID [--interval MS]
   shares expire PROJECT_ID [--at ISO | --clear] [--json]

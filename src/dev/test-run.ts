@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadStackSettings } from '../config';
-import { freePort, onParentExit } from './processes';
+import { freePort, onParentExit, waitFor } from './processes';
 import { startInfrastructure } from './stack';
 
 /**
@@ -42,7 +42,7 @@ async function main(): Promise<number> {
   const settings = loadStackSettings();
   const runDir = path.join(ROOT, '.data', `test-${process.pid}`);
   fs.mkdirSync(runDir, { recursive: true });
-  const [pgPort, temporalPort, httpPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const [pgPort, temporalPort, httpPort, metricsPort, stripeMockPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
 
   const typecheck = run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], settings.passthrough);
   const started = Date.now();
@@ -56,12 +56,20 @@ async function main(): Promise<number> {
     quiet: true,
     log,
   });
+  // stripe-mock (built by the bootstrap) answers the Stripe SDK for the payment adapter's tests.
+  let stripeMock: ChildProcess | null = null;
+  const stripeMockUrl = `http://127.0.0.1:${stripeMockPort}`;
+  if (settings.passthrough.STRIPE_MOCK) {
+    stripeMock = spawn(settings.passthrough.STRIPE_MOCK, ['-http-addr', `127.0.0.1:${stripeMockPort}`], { stdio: 'ignore' });
+    await waitFor('stripe-mock', () => fetch(`${stripeMockUrl}/v1/balance`, { headers: { Authorization: 'Bearer sk_test_123' } }).then((r) => r.ok, () => false), 30_000, 100);
+  }
   log(`postgres and temporal ready in ${((Date.now() - started) / 1000).toFixed(1)} s (bootstrap total ${((Date.now() - settings.bootstrapStartedAt) / 1000).toFixed(1)} s)`);
 
   let cleaned = false;
   const cleanup = async () => {
     if (cleaned) return;
     cleaned = true;
+    stripeMock?.kill('SIGTERM');
     await infra.stop();
     fs.rmSync(runDir, { recursive: true, force: true });
   };
@@ -83,6 +91,7 @@ async function main(): Promise<number> {
       SECRETS_KEY: settings.passthrough.SECRETS_KEY ?? randomBytes(32).toString('base64'),
       LOG_LEVEL: settings.passthrough.LOG_LEVEL ?? 'silent',
       TEST_RUN_DIR: runDir,
+      ...(stripeMock ? { STRIPE_MOCK_URL: stripeMockUrl } : {}),
     };
     return await run(process.execPath, [path.join(ROOT, 'node_modules/jest/bin/jest.js'), ...process.argv.slice(2)], env);
   } finally {

@@ -1,4 +1,5 @@
 import type { ApiKey } from '../db/api-key.repository';
+import { costEventRepository } from '../db/cost-event.repository';
 import { creditLedgerRepository } from '../db/credit-ledger.repository';
 import type { Db } from '../db/knex';
 import type { SearchRow } from '../db/search.repository';
@@ -25,7 +26,7 @@ export interface ExpansionRequest {
  * the new pass row, in one transaction. The credit comes back exactly once if the pass fails, so a
  * client that retries after a failed expansion is charged once in all.
  */
-export async function requestExpansion(db: Db, req: { workspace: Workspace; key: ApiKey; projectId: string }): Promise<ExpansionRequest> {
+export async function requestExpansion(db: Db, req: { workspace: Workspace; key: ApiKey; projectId: string; requestId?: string | null }): Promise<ExpansionRequest> {
   return db.transaction(async (trx) => {
     await trx('projects').where({ id: req.projectId }).forUpdate().first();
     const searches: SearchRow[] = await trx('searches').where({ project_id: req.projectId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
@@ -63,6 +64,7 @@ export async function requestExpansion(db: Db, req: { workspace: Workspace; key:
     });
     const [search]: SearchRow[] = await trx('searches').where({ id: latest.id }).update({ status: 'queued', pass_count: pass }).returning('*');
     await creditLedgerRepository(trx).append({ workspaceId: workspace.id, bucket, delta: -1, reason: 'search:expansion', uniqueKey: reserveKey(latest.id, pass) });
+    await costEventRepository(trx).record({ workspaceId: workspace.id, requestId: req.requestId ?? null, action: 'expand_project', keyId: req.key.id, credits: 1, uniqueKey: reserveKey(latest.id, pass) });
     return { search, pass, level, attempt, criteria, broadening };
   });
 }

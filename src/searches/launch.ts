@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ApiKey } from '../db/api-key.repository';
+import { costEventRepository } from '../db/cost-event.repository';
 import { creditLedgerRepository, type CreditBucket } from '../db/credit-ledger.repository';
 import type { Db } from '../db/knex';
 import type { SearchRow } from '../db/search.repository';
@@ -26,6 +27,8 @@ export interface LaunchRequest {
   idempotencyKey: string | undefined;
   body: unknown;
   baseUrl: string;
+  /** The call's X-Request-Id, carried by its cost event. */
+  requestId?: string | null;
 }
 
 export interface LaunchResult {
@@ -159,6 +162,7 @@ export async function launchSearch(db: Db, req: LaunchRequest): Promise<LaunchRe
     await trx('search_passes').insert({ search_id: search.id, pass: 1, kind: 'launch', criteria, status: 'queued', workflow_id: workflowIds.searchPass(search.id, 1) });
     await trx('idempotency_keys').insert({ workspace_id: workspace.id, key: idempotencyKey, route: LAUNCH_ROUTE, project_id: project.id, body_hash: bodyHash, search_id: search.id });
     await ledger.append({ workspaceId: workspace.id, bucket, delta: -1, reason: 'search:launch', uniqueKey: reserveKey(search.id, 1) });
+    await costEventRepository(trx).record({ workspaceId: workspace.id, requestId: req.requestId ?? null, action: LAUNCH_ROUTE, keyId: req.key.id, credits: 1, uniqueKey: reserveKey(search.id, 1) });
     // Only a launch that has to wait its turn is "queued" for subscribers.
     if (running + queued >= workspace.max_concurrent_searches) {
       await writeEvent(trx, { workspaceId: workspace.id, type: 'search.queued', data: searchEventData(search, req.baseUrl), dedupeKey: `search.queued:${search.id}:1` });

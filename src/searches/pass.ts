@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { costEventRepository } from '../db/cost-event.repository';
 import { creditLedgerRepository } from '../db/credit-ledger.repository';
 import type { Db } from '../db/knex';
 import type { Outcome, SearchRow, SearchStatus, StopReason } from '../db/search.repository';
@@ -263,6 +264,9 @@ export async function failPass(db: Db, ref: PassRef & { reason: string; stopReas
       const reserved = await trx('credit_ledger').where({ unique_key: reserveKey(search.id, ref.pass) }).first();
       if (reserved) {
         await creditLedgerRepository(trx).append({ workspaceId: search.workspace_id, bucket: reserved.bucket, delta: -reserved.delta, reason: 'search:refund', uniqueKey: refundKey(search.id, ref.pass) });
+        // The refund carries the request id (and key) of the call whose charge it gives back.
+        const charge = await costEventRepository(trx).findByUniqueKey(reserveKey(search.id, ref.pass));
+        await costEventRepository(trx).record({ workspaceId: search.workspace_id, requestId: charge?.request_id ?? null, action: 'search_refund', keyId: charge?.key_id ?? search.api_key_id, credits: reserved.delta, uniqueKey: refundKey(search.id, ref.pass) });
       }
       if (ref.pass === 1) {
         const [failed]: SearchRow[] = await trx('searches')
