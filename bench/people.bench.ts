@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { loadCorpus } from '../src/corpus/loader';
+import { apiKeyRepository } from '../src/db/api-key.repository';
+import { createDb } from '../src/db/knex';
+import { projectRepository } from '../src/db/project.repository';
+import { workspaceRepository } from '../src/db/workspace.repository';
+import { freePort, waitFor } from '../src/dev/processes';
+import { ROOT, load, log, productionArgs, productionEnv, startBenchStack } from './lib';
+
+/**
+ * Request counting on the hot read path (`npm run bench -- people`): GET /searches/{id}/people
+ * against two production API processes on the same database, one with USAGE_COUNTING=on and one
+ * off, measured in alternating rounds so drift on the shared machine hits both alike. Counting is
+ * in memory with batched flushes, so the figures should stay within 5 %.
+ */
+
+const ROUNDS = 3;
+const SECONDS = 10;
+const CLIENTS = 20;
+
+async function main(): Promise<void> {
+  const { infra, apiPort } = await startBenchStack({ dataDir: path.join(ROOT, '.data', 'bench-people'), persistent: false });
+  const db = createDb(infra.databaseUrl, 4);
+  try {
+    log('loading 20,000 people…');
+    await loadCorpus(db, { size: 20_000, seed: 42 });
+    const env = productionEnv({ infra, apiPort });
+    const offPort = await freePort();
+    infra.group.spawn('worker', process.execPath, productionArgs('activities/worker'), { env, cwd: ROOT, quiet: true });
+    infra.group.spawn('api-on', process.execPath, productionArgs('api/server'), { env: { ...env, USAGE_COUNTING: 'on' }, cwd: ROOT, quiet: true });
+    infra.group.spawn('api-off', process.execPath, productionArgs('api/server'), { env: { ...env, PORT: String(offPort), USAGE_COUNTING: 'off' }, cwd: ROOT, quiet: true });
+    const bases = { on: `http://127.0.0.1:${apiPort}/v1`, off: `http://127.0.0.1:${offPort}/v1` };
+    await waitFor('apis and worker', async () => (await fetch(`${bases.on}/health?worker=true`)).ok && (await fetch(`${bases.off}/health`)).ok, 120_000, 500);
+
+    const workspace = await workspaceRepository(db).create({ name: 'Bench', plan: 'enterprise', credits: 10, rate_limit_per_minute: 10_000_000 });
+    const { raw } = await apiKeyRepository(db).issue({ workspaceId: workspace.id, name: 'bench', scopes: ['*'], fundingMode: 'workspace', environment: 'test', rateLimitPerMinute: 10_000_000, expiresAt: null });
+    const headers = { Authorization: `Bearer ${raw}`, 'Content-Type': 'application/json' };
+    const project = await projectRepository(db).create(workspace.id, 'Bench project');
+    const launched = (await fetch(`${bases.on}/projects/${project.id}/searches`, {
+      method: 'POST',
+      headers: { ...headers, 'Idempotency-Key': `bench-${randomUUID()}` },
+      body: JSON.stringify({ criteria: { family: 'software_engineering', read_budget: 200, target: 200, shortlist_threshold: 100 } }),
+    }).then((r) => r.json())) as { data: { id: string } };
+    await waitFor('the search', async () => ((await (await fetch(`${bases.on}/searches/${launched.data.id}`, { headers })).json()) as { data: { status: string } }).data.status === 'complete', 60_000, 100);
+
+    const path_ = `/searches/${launched.data.id}/people?limit=100&profile=false`;
+    for (const mode of ['off', 'on'] as const) await load(`${bases[mode]}${path_}`, headers, CLIENTS, 3); // warm-up
+    const rps: Record<'on' | 'off', number[]> = { on: [], off: [] };
+    const p99: Record<'on' | 'off', number[]> = { on: [], off: [] };
+    log(`\n== GET ${path_}, ${CLIENTS} clients, ${ROUNDS} alternating rounds of ${SECONDS} s per mode ==`);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const mode of (round % 2 === 0 ? ['off', 'on'] : ['on', 'off']) as ('on' | 'off')[]) {
+        const r = await load(`${bases[mode]}${path_}`, headers, CLIENTS, SECONDS);
+        rps[mode].push(r.rps);
+        p99[mode].push(r.p99);
+        log(`  round ${round + 1} counting ${mode.padEnd(3)} ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.errors} errors`);
+      }
+    }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const [on, off] = [mean(rps.on), mean(rps.off)];
+    log(`\n  counting off: ${off.toFixed(0)} req/s (p99 ${mean(p99.off).toFixed(1)} ms)`);
+    log(`  counting on:  ${on.toFixed(0)} req/s (p99 ${mean(p99.on).toFixed(1)} ms)`);
+    log(`  difference:   ${(((on - off) / off) * 100).toFixed(1)} % (target: within 5 %)`);
+    await new Promise((r) => setTimeout(r, 6_000)); // one flush interval
+    const [{ counted }] = await db('usage_counts').where({ workspace_id: workspace.id, action: 'list_search_people' }).sum({ counted: 'requests' });
+    log(`  requests counted by the "on" process: ${Number(counted).toLocaleString('en')} (flushed in batches, no SQL per request)`);
+  } finally {
+    await db.destroy();
+    await infra.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`bench failed: ${err?.stack ?? err}\n`);
+    process.exit(1);
+  },
+);
