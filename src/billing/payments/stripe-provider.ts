@@ -7,18 +7,24 @@ import type { PaymentProvider } from './provider';
 const MIN_SESSION_SECONDS = 30 * 60;
 const MAX_SESSION_SECONDS = 24 * 60 * 60;
 
-/** A Stripe client for the configured key, talking to STRIPE_API_BASE (stripe-mock in tests). */
+const clients = new WeakMap<Config, Stripe>();
+
+/** The Stripe client for the configured key (one per config), talking to STRIPE_API_BASE (stripe-mock in tests). */
 export function stripeClient(config: Config): Stripe {
   const { secretKey, apiBase } = config.payments.stripe;
   if (!secretKey) throw new Error('STRIPE_SECRET_KEY is not set');
+  const known = clients.get(config);
+  if (known) return known;
   const base = new URL(apiBase);
-  return new Stripe(secretKey, {
+  const client = new Stripe(secretKey, {
     host: base.hostname,
     port: base.port || (base.protocol === 'https:' ? 443 : 80),
     protocol: base.protocol === 'https:' ? 'https' : 'http',
     maxNetworkRetries: 2,
     timeout: 20_000,
   });
+  clients.set(config, client);
+  return client;
 }
 
 export const isStripeTestKey = (key: string | undefined) => !!key && /^(sk|rk)_test_/.test(key);
