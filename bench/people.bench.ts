@@ -61,7 +61,7 @@ async function main(): Promise<void> {
     const [on, off] = [median(rps.on), median(rps.off)];
     log(`\n  counting off: median ${off.toFixed(0)} req/s (p99 median ${median(p99.off).toFixed(1)} ms)`);
     log(`  counting on:  median ${on.toFixed(0)} req/s (p99 median ${median(p99.on).toFixed(1)} ms)`);
-    log(`  on vs off:    ${on >= off ? "+" : ""}${(((on - off) / off) * 100).toFixed(1)} % (target: not more than 5 % slower)`);
+    log(`  on vs off:    ${on >= off ? '+' : ''}${(((on - off) / off) * 100).toFixed(1)} % (target: not more than 5 % slower)`);
     await new Promise((r) => setTimeout(r, 6_000)); // one flush interval
     const [{ counted }] = await db('usage_counts').where({ workspace_id: workspace.id, action: 'list_search_people' }).sum({ counted: 'requests' });
     log(`  requests counted by the "on" process: ${Number(counted).toLocaleString('en')} (flushed in batches, no SQL per request)`);
