@@ -2,10 +2,10 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { StopReason } from '../src/db/search.repository';
 import { databaseProfileSource } from '../src/providers/database-profile-source';
 import { AppError } from '../src/domain/errors';
-import { runDatabasePass } from '../src/searches/database-pass';
-import { restartStrandedPasses } from '../src/searches/recovery';
-import { claimSlot, completePass, failPass, processPage, type PassRef } from '../src/searches/pass';
-import { applyScoring } from '../src/searches/rescoring';
+import { runDatabasePass } from '../src/searches/database-pass.service';
+import { restartStrandedPasses } from '../src/searches/recovery.service';
+import { claimSlot, completePass, failPass, processPage, type PassRef } from '../src/searches/pass.service';
+import { applyScoring } from '../src/searches/rescoring.service';
 import type { ActivityDeps } from './deps';
 
 export function searchActivities({ db, config }: ActivityDeps) {

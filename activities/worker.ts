@@ -4,7 +4,7 @@ import { createDb, type Db } from '../src/db/knex';
 import { createLogger, type Logger } from '../src/logger';
 import { createTemporal } from '../src/temporal/client';
 import { installTemporalRuntime } from '../src/temporal/runtime';
-import { ensureStrandedPassSweep } from '../src/searches/recovery';
+import { ensureStrandedPassSweep } from '../src/searches/recovery.service';
 import { ensureOutboxSweep } from '../src/webhooks/temporal';
 import { createActivities } from './index';
 

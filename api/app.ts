@@ -11,7 +11,7 @@ import type { RouteDef } from './route-def';
 import { routeTable } from './route-table';
 import { DOCS_PAGE_HEADERS, renderDocsPage } from './web/docs.page';
 import { renderShareErrorPage, renderSharePage, SHARE_PAGE_HEADERS } from './web/share.page';
-import { readShare } from '../src/shortlist/share';
+import { readShare } from '../src/shortlist/share.service';
 
 /** `{projectId}` (spec form) → `:projectId` (router form). */
 export const toRouterPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');

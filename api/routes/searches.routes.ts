@@ -5,9 +5,9 @@ import { searchRepository, type SearchRow } from '../../src/db/search.repository
 import { csvLine } from '../../src/domain/csv';
 import { AppError, notFound } from '../../src/domain/errors';
 import { isUuid } from '../../src/domain/ids';
-import { launchSearch } from '../../src/searches/launch';
+import { launchSearch } from '../../src/searches/launch.service';
 import { RECORD_COLUMNS, recordResource } from '../../src/searches/records';
-import { startPass } from '../../src/searches/start';
+import { startPass } from '../../src/searches/start.service';
 import { personJson, searchResource } from '../../src/searches/view';
 import { authOf } from '../context';
 import { sendData, sendDataStream, sendRawData } from '../respond';

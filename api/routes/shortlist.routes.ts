@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { csvLine } from '../../src/domain/csv';
-import { addMembers, checkCandidateIds, MEMBER_COLUMNS, removeMember, shortlistCount, shortlistMembers } from '../../src/shortlist/shortlist';
+import { addMembers, checkCandidateIds, MEMBER_COLUMNS, removeMember, shortlistCount, shortlistMembers } from '../../src/shortlist/shortlist.service';
 import { authOf } from '../context';
 import { sendData } from '../respond';
 import { defineRoutes } from '../route-def';

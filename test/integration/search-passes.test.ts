@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { creditLedgerRepository } from '../../src/db/credit-ledger.repository';
-import { requestExpansion } from '../../src/searches/expansion';
-import { launchSearch } from '../../src/searches/launch';
-import { ensureStrandedPassSweep, restartStrandedPasses, strandedPassSweepScheduleId } from '../../src/searches/recovery';
+import { requestExpansion } from '../../src/searches/expansion.service';
+import { launchSearch } from '../../src/searches/launch.service';
+import { ensureStrandedPassSweep, restartStrandedPasses, strandedPassSweepScheduleId } from '../../src/searches/recovery.service';
 import { waitFor } from '../../src/dev/processes';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
 import { createProject, launch, waitForSearch } from '../support/searches';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MEMBER_COLUMNS } from '../../src/shortlist/shortlist';
+import { MEMBER_COLUMNS } from '../../src/shortlist/shortlist.service';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
 import { createProject, projectWithScoredPeople } from '../support/searches';
 import { startTestStack, type TestStack } from '../support/stack';

@@ -3,7 +3,7 @@ import type { Db } from '../db/knex';
 import type { SearchRow } from '../db/search.repository';
 import type { Temporal } from '../temporal/client';
 import { ensureSchedule } from '../temporal/schedules';
-import { startPass } from './start';
+import { startPass } from './start.service';
 
 /** A pass booked this long ago whose workflow has not started is stranded (a live start takes ms). */
 export const STRANDED_AFTER_SECONDS = 60;

@@ -4,8 +4,8 @@ import { AppError } from '../domain/errors';
 import type { PersonProfile } from '../domain/profile';
 import { scoreProfile } from '../domain/scoring';
 import { writeEvent } from '../events/outbox';
-import { outcomeFor } from './pass';
-import { followScores, storeScores } from './rescoring';
+import { outcomeFor } from './pass.service';
+import { followScores, storeScores } from './rescoring.service';
 import { searchEventData } from './view';
 import { workflowIds } from '../temporal/workflow-ids';
 

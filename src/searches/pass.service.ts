@@ -7,10 +7,10 @@ import type { Workspace } from '../db/workspace.repository';
 import { scoreProfile } from '../domain/scoring';
 import { writeEvent } from '../events/outbox';
 import { PAGE_SIZE, type ProfileSource } from '../providers/profile-source';
-import { refundKey, reserveKey } from './launch';
+import { refundKey, reserveKey } from './launch.service';
 import { searchEventData } from './view';
 import { workflowIds } from '../temporal/workflow-ids';
-import { shortlistSnapshot, writeShortlistChanged } from '../shortlist/shortlist';
+import { shortlistSnapshot, writeShortlistChanged } from '../shortlist/shortlist.service';
 
 /**
  * The steps of one search pass, each safe to run again (Temporal retries activities): the slot

@@ -6,7 +6,7 @@ import type { Workspace } from '../db/workspace.repository';
 import { broadenCriteria, MAX_EXPANSION_LEVEL, type Broadening } from '../domain/broadening';
 import type { ResolvedCriteria } from '../domain/criteria';
 import { AppError } from '../domain/errors';
-import { planCheck, requireCredit, reserveKey } from './launch';
+import { planCheck, requireCredit, reserveKey } from './launch.service';
 import { workflowIds } from '../temporal/workflow-ids';
 
 export interface ExpansionRequest {

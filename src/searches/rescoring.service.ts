@@ -4,7 +4,7 @@ import { parseCriteria, type ResolvedCriteria } from '../domain/criteria';
 import { AppError } from '../domain/errors';
 import type { PersonProfile } from '../domain/profile';
 import { DEFAULT_WEIGHTS, scoreProfile, type ScoringWeights } from '../domain/scoring';
-import { shortlistSnapshot, writeShortlistChanged, type ShortlistKind, type ShortlistSource } from '../shortlist/shortlist';
+import { shortlistSnapshot, writeShortlistChanged, type ShortlistKind, type ShortlistSource } from '../shortlist/shortlist.service';
 
 /**
  * Scoring changes (preview and apply) and the shortlist that follows a re-score. A change may
