@@ -1,9 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ApiKey } from '../db/api-key.repository';
 import { creditLedgerRepository, type CreditBucket } from '../db/credit-ledger.repository';
+import { idempotencyKeyRepository } from '../db/idempotency-key.repository';
 import type { Db } from '../db/knex';
-import type { SearchRow } from '../db/search.repository';
-import type { Workspace } from '../db/workspace.repository';
+import { projectRepository } from '../db/project.repository';
+import { searchPassRepository } from '../db/search-pass.repository';
+import { searchRepository, type SearchRow } from '../db/search.repository';
+import { workspaceRepository, type Workspace } from '../db/workspace.repository';
 import { canonicalJson, parseCriteria, type ResolvedCriteria } from '../domain/criteria';
 import { AppError } from '../domain/errors';
 import { extractCriteria } from '../domain/jd-extractor';
@@ -110,30 +113,29 @@ export async function launchSearch(db: Db, req: LaunchRequest): Promise<LaunchRe
   const bodyHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
 
   return db.transaction(async (trx) => {
-    const workspace: Workspace = await trx('workspaces').where({ id: req.workspace.id }).forUpdate().first();
-    const project = await trx('projects').where({ id: req.projectId, workspace_id: workspace.id }).first();
+    const searches = searchRepository(trx);
+    const idempotencyKeys = idempotencyKeyRepository(trx);
+    const workspace = await workspaceRepository(trx).lock(req.workspace.id);
+    const project = await projectRepository(trx).findInWorkspace(workspace.id, req.projectId);
     if (!project) throw new AppError('project_not_found', 404, 'Project not found');
 
-    const previous = await trx('idempotency_keys').where({ workspace_id: workspace.id, key: idempotencyKey }).first();
+    const previous = await idempotencyKeys.find(workspace.id, idempotencyKey);
     if (previous) {
       if (previous.route !== LAUNCH_ROUTE || previous.project_id !== project.id || previous.body_hash !== bodyHash) {
         throw new AppError('idempotency_key_reused', 409, 'This Idempotency-Key was used for a different project or body; nothing was launched or charged');
       }
-      const search: SearchRow = await trx('searches').where({ id: previous.search_id }).first();
+      const search = (await searches.find(previous.search_id!))!;
       return { search, reused: true };
     }
 
     const { criteria, jdText, confidence } = resolveCriteria(body);
     planCheck(workspace);
 
-    const [{ today }] = await trx('searches').where({ workspace_id: workspace.id }).andWhere('created_at', '>=', trx.raw("date_trunc('day', now() at time zone 'utc') at time zone 'utc'")).count({ today: '*' });
-    if (Number(today) >= MAX_LAUNCHES_PER_DAY) {
+    if ((await searches.launchedToday(workspace.id)) >= MAX_LAUNCHES_PER_DAY) {
       const retryAfter = 86_400 - (Math.floor(Date.now() / 1000) % 86_400);
       throw new AppError('daily_search_limit', 429, `At most ${MAX_LAUNCHES_PER_DAY} searches can be launched per UTC day`, { retry_after_seconds: retryAfter, limit: MAX_LAUNCHES_PER_DAY }, { 'Retry-After': String(retryAfter) });
     }
-    const counts: { status: string; n: number }[] = await trx('searches').where({ workspace_id: workspace.id }).whereIn('status', ['queued', 'running']).groupBy('status').select('status').count({ n: '*' });
-    const running = Number(counts.find((c) => c.status === 'running')?.n ?? 0);
-    const queued = Number(counts.find((c) => c.status === 'queued')?.n ?? 0);
+    const { running, queued } = await searches.activeCounts(workspace.id);
     if (queued >= MAX_QUEUED_SEARCHES) {
       throw new AppError('concurrent_search_limit', 429, `${queued} searches are already waiting for a slot; retry when some have finished`, { retry_after_seconds: 30, running, queued }, { 'Retry-After': '30' });
     }
@@ -142,22 +144,20 @@ export async function launchSearch(db: Db, req: LaunchRequest): Promise<LaunchRe
     const ledger = creditLedgerRepository(trx);
     await requireCredit(trx, workspace.id, bucket);
 
-    const [search]: SearchRow[] = await trx('searches')
-      .insert({
-        id: randomUUID(),
-        workspace_id: workspace.id,
-        project_id: project.id,
-        api_key_id: req.key.id,
-        status: 'queued',
-        source: 'database',
-        criteria,
-        jd_text: jdText,
-        jd_confidence: confidence,
-        funding_bucket: bucket,
-      })
-      .returning('*');
-    await trx('search_passes').insert({ search_id: search.id, pass: 1, kind: 'launch', criteria, status: 'queued', workflow_id: workflowIds.searchPass(search.id, 1) });
-    await trx('idempotency_keys').insert({ workspace_id: workspace.id, key: idempotencyKey, route: LAUNCH_ROUTE, project_id: project.id, body_hash: bodyHash, search_id: search.id });
+    const search = await searches.insert({
+      id: randomUUID(),
+      workspace_id: workspace.id,
+      project_id: project.id,
+      api_key_id: req.key.id,
+      status: 'queued',
+      source: 'database',
+      criteria,
+      jd_text: jdText,
+      jd_confidence: confidence,
+      funding_bucket: bucket,
+    });
+    await searchPassRepository(trx).insert({ search_id: search.id, pass: 1, kind: 'launch', criteria, status: 'queued', workflow_id: workflowIds.searchPass(search.id, 1) });
+    await idempotencyKeys.insert({ workspace_id: workspace.id, key: idempotencyKey, route: LAUNCH_ROUTE, project_id: project.id, body_hash: bodyHash, search_id: search.id });
     await ledger.append({ workspaceId: workspace.id, bucket, delta: -1, reason: 'search:launch', uniqueKey: reserveKey(search.id, 1) });
     // Only a launch that has to wait its turn is "queued" for subscribers.
     if (running + queued >= workspace.max_concurrent_searches) {

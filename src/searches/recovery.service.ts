@@ -1,6 +1,6 @@
 import { ScheduleOverlapPolicy, type Client } from '@temporalio/client';
 import type { Db } from '../db/knex';
-import type { SearchRow } from '../db/search.repository';
+import { searchPassRepository } from '../db/search-pass.repository';
 import type { Temporal } from '../temporal/client';
 import { ensureSchedule } from '../temporal/schedules';
 import { startPass } from './start.service';
@@ -18,16 +18,7 @@ export const strandedPassSweepScheduleId = (taskQueue: string) => `stranded-pass
  * many passes it started or marked.
  */
 export async function restartStrandedPasses(db: Db, temporal: Pick<Temporal, 'client' | 'taskQueue'>, opts: { searchIds?: string[] } = {}): Promise<number> {
-  const stranded: (SearchRow & { stranded_pass: number })[] = await db('search_passes as p')
-    .join('searches as s', 's.id', 'p.search_id')
-    .whereNull('p.workflow_started_at')
-    .whereNotNull('p.workflow_id')
-    .whereIn('p.status', ['queued', 'running'])
-    .where('p.created_at', '<', db.raw('now() - make_interval(secs => ?)', [STRANDED_AFTER_SECONDS]))
-    .modify((q) => (opts.searchIds ? q.whereIn('p.search_id', opts.searchIds) : q))
-    .orderBy('p.created_at')
-    .limit(100)
-    .select('s.*', 'p.pass as stranded_pass');
+  const stranded = await searchPassRepository(db).stranded(STRANDED_AFTER_SECONDS, opts.searchIds);
   for (const search of stranded) await startPass(db, temporal, search, search.stranded_pass);
   return stranded.length;
 }
@@ -39,6 +30,6 @@ export function ensureStrandedPassSweep(client: Client, taskQueue: string): Prom
     spec: { intervals: [{ every: '1 minute' }] },
     action: { type: 'startWorkflow', workflowType: STRANDED_PASS_SWEEP_WORKFLOW, workflowId: strandedPassSweepScheduleId(taskQueue), taskQueue, args: [] },
     policies: { overlap: ScheduleOverlapPolicy.SKIP },
-    state: { note: 'Starts search passes whose workflow never started (src/searches/recovery.ts)' },
+    state: { note: 'Starts search passes whose workflow never started (src/searches/recovery.service.ts)' },
   });
 }

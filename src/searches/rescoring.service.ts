@@ -1,8 +1,10 @@
 import type { Db } from '../db/knex';
-import type { SearchRow } from '../db/search.repository';
+import { projectRepository } from '../db/project.repository';
+import { searchPeopleRepository } from '../db/search-people.repository';
+import { searchRepository, type SearchRow } from '../db/search.repository';
+import { shortlistRepository } from '../db/shortlist.repository';
 import { parseCriteria, type ResolvedCriteria } from '../domain/criteria';
 import { AppError } from '../domain/errors';
-import type { PersonProfile } from '../domain/profile';
 import { DEFAULT_WEIGHTS, scoreProfile, type ScoringWeights } from '../domain/scoring';
 import { shortlistSnapshot, writeShortlistChanged, type ShortlistKind, type ShortlistSource } from '../shortlist/shortlist.service';
 
@@ -63,23 +65,6 @@ export function resolveScoringChange(search: SearchRow, body: unknown): { change
   return { change: { criteria: patch, weights: weights as Partial<ScoringWeights> }, scoring: { criteria: parsed.criteria, weights: mergedWeights } };
 }
 
-interface ScoredPerson {
-  candidate_id: string;
-  name: string;
-  seq: number;
-  score: number;
-  profile: PersonProfile;
-}
-
-async function scoredPeople(db: Db, searchId: string): Promise<ScoredPerson[]> {
-  const { rows } = await db.raw(
-    `select candidate_id, summary->>'first_name' || ' ' || (summary->>'last_name') as name, seq, score, profile
-       from search_people where search_id = ? and status = 'scored' order by seq`,
-    [searchId],
-  );
-  return rows;
-}
-
 function distribution(scores: number[]) {
   const buckets = Array.from({ length: 10 }, (_, i) => ({ from: i * 10, to: i === 9 ? 100 : i * 10 + 9, count: 0 }));
   for (const s of scores) buckets[Math.min(9, Math.floor(s / 10))].count += 1;
@@ -88,7 +73,7 @@ function distribution(scores: number[]) {
 
 /** What a scoring change would do, changing nothing. */
 export async function previewScoring(db: Db, search: SearchRow, scoring: Scoring) {
-  const people = await scoredPeople(db, search.id);
+  const people = await searchPeopleRepository(db).scored(search.id);
   const before = search.criteria.shortlist_threshold;
   const after = scoring.criteria.shortlist_threshold;
   const rescored = people.map((p) => ({ ...p, next: scoreProfile(p.profile, scoring.criteria, scoring.weights).score }));
@@ -124,35 +109,16 @@ export async function followScores(
   criteria: ResolvedCriteria,
   event: { kind: ShortlistKind; source: ShortlistSource; dedupeKey: string; baseUrl: string; always?: boolean },
 ): Promise<{ added: string[]; removed: string[] }> {
-  await trx('projects').where({ id: search.project_id }).forUpdate().first();
+  const shortlist = shortlistRepository(trx);
+  await projectRepository(trx).lock(search.project_id);
   const before = await shortlistSnapshot(trx, search.project_id);
-  const auto: { candidate_id: string; score: number | null }[] = await trx('shortlist_members as m')
-    .leftJoin('search_people as sp', function () {
-      this.on('sp.candidate_id', 'm.candidate_id').andOn('sp.search_id', 'm.search_id');
-    })
-    .where({ 'm.project_id': search.project_id, 'm.search_id': search.id })
-    .whereNot('m.source', 'api')
-    .whereNot('m.source', 'app')
-    .select('m.candidate_id', 'sp.score');
+  const auto = await shortlist.autoMembersOfSearch(search.project_id, search.id);
   const removed = auto.filter((m) => m.score === null || m.score < criteria.shortlist_threshold).map((m) => m.candidate_id);
-  if (removed.length) await trx('shortlist_members').where({ project_id: search.project_id }).whereIn('candidate_id', removed).delete();
+  await shortlist.remove(search.project_id, removed);
   const room = Math.max(0, criteria.target - (auto.length - removed.length));
-  const joining: string[] = room
-    ? (
-        await trx('search_people as sp')
-          .where({ 'sp.search_id': search.id, 'sp.status': 'scored' })
-          .andWhere('sp.score', '>=', criteria.shortlist_threshold)
-          .whereNotExists(trx('shortlist_members as m').whereRaw('m.project_id = ? and m.candidate_id = sp.candidate_id', [search.project_id]))
-          .orderBy([{ column: 'sp.score', order: 'desc' }, { column: 'sp.seq' }])
-          .limit(room)
-          .select('sp.candidate_id')
-      ).map((r: { candidate_id: string }) => r.candidate_id)
-    : [];
-  if (joining.length) {
-    await trx('shortlist_members').insert(joining.map((candidateId) => ({ project_id: search.project_id, candidate_id: candidateId, search_id: search.id, source: event.source })));
-  }
-  const [{ n }] = await trx('shortlist_members').where({ project_id: search.project_id, search_id: search.id }).count({ n: '*' });
-  await trx('searches').where({ id: search.id }).update({ shortlisted: Number(n) });
+  const joining = room ? await searchPeopleRepository(trx).bestUnlisted(search.id, search.project_id, criteria.shortlist_threshold, room) : [];
+  await shortlist.add(joining.map((candidateId) => ({ project_id: search.project_id, candidate_id: candidateId, search_id: search.id, source: event.source })));
+  await searchRepository(trx).update(search.id, { shortlisted: await shortlist.countAddedBySearch(search.project_id, search.id) });
   if (joining.length || removed.length || event.always) {
     await writeShortlistChanged(trx, {
       workspaceId: search.workspace_id,
@@ -169,34 +135,23 @@ export async function followScores(
   return { added: joining, removed };
 }
 
-/** Writes new scores (and, for a database pass, the re-read profiles) of a search's people. */
-export async function storeScores(trx: Db, searchId: string, scores: { candidate_id: string; score: number; breakdown: unknown; profile?: PersonProfile }[]): Promise<void> {
-  for (let i = 0; i < scores.length; i += 500) {
-    const chunk = scores.slice(i, i + 500);
-    await trx.raw(
-      `update search_people sp set score = v.score, score_breakdown = v.breakdown::jsonb, profile = coalesce(v.profile::jsonb, sp.profile), read_at = case when v.profile is null then sp.read_at else now() end
-         from (select * from unnest(?::uuid[], ?::int[], ?::text[], ?::text[]) as t(candidate_id, score, breakdown, profile)) v
-        where sp.search_id = ? and sp.candidate_id = v.candidate_id`,
-      [chunk.map((s) => s.candidate_id), chunk.map((s) => s.score), chunk.map((s) => JSON.stringify(s.breakdown)), chunk.map((s) => (s.profile ? JSON.stringify(s.profile) : null)) as unknown as string[], searchId],
-    );
-  }
-}
-
 /** Applies a scoring change: same people, new scores, the shortlist following; no credits. */
 export async function applyScoring(db: Db, input: { searchId: string; body: unknown; requestId: string; baseUrl: string }) {
   return db.transaction(async (trx) => {
-    const search: SearchRow = await trx('searches').where({ id: input.searchId }).forUpdate().first();
+    const searches = searchRepository(trx);
+    const people = searchPeopleRepository(trx);
+    const search = await searches.lock(input.searchId);
     if (search.status !== 'complete') throw new AppError(search.status === 'failed' ? 'search_not_finished' : 'search_running', 409, `The search is ${search.status}; scoring changes apply to completed searches`);
     const { scoring } = resolveScoringChange(search, input.body);
-    const people = await scoredPeople(trx, search.id);
-    const scores = people.map((p) => {
+    const current = await people.scored(search.id);
+    const scores = current.map((p) => {
       const scored = scoreProfile(p.profile, scoring.criteria, scoring.weights);
       return { candidate_id: p.candidate_id, score: scored.score, breakdown: scored.breakdown, changed: scored.score !== p.score };
     });
-    await storeScores(trx, search.id, scores);
-    const [updated]: SearchRow[] = await trx('searches').where({ id: search.id }).update({ criteria: scoring.criteria, scoring_weights: scoring.weights }).returning('*');
+    await people.storeScores(search.id, scores);
+    const updated = await searches.update(search.id, { criteria: scoring.criteria, scoring_weights: scoring.weights });
     const { added, removed } = await followScores(trx, updated, scoring.criteria, { kind: 'rescored', source: 'scoring', dedupeKey: `shortlist.changed:scoring:${search.id}:${input.requestId}`, baseUrl: input.baseUrl });
-    const shortlisted = (await trx('searches').where({ id: search.id }).first()).shortlisted as number;
+    const shortlisted = (await searches.find(search.id))!.shortlisted;
     return { search_id: search.id, rescored: scores.length, changed: scores.filter((s) => s.changed).length, added, removed, shortlisted, criteria: scoring.criteria, weights: scoring.weights };
   });
 }

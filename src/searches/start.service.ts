@@ -1,6 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, type WorkflowHandle } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import type { Db } from '../db/knex';
+import { searchPassRepository } from '../db/search-pass.repository';
 import type { SearchRow } from '../db/search.repository';
 import { AppError } from '../domain/errors';
 import type { Temporal } from '../temporal/client';
@@ -37,12 +38,13 @@ const PASS_WORKFLOW_TYPES = { launch: 'searchWorkflow', expansion: 'expansionWor
  * Starts the workflow of a booked pass (a no-op when it runs already) and records that it
  * started. When Temporal cannot be reached the pass stays booked with its credit reserved: a retry
  * of a launch with the same Idempotency-Key starts it, and otherwise the stranded-pass sweep does
- * (src/searches/recovery.ts). Returns the workflow id.
+ * (src/searches/recovery.service.ts). Returns the workflow id.
  */
 export async function startPass(db: Db, temporal: Pick<Temporal, 'client' | 'taskQueue'>, search: SearchRow, pass: number): Promise<string> {
-  const row: { kind: keyof typeof PASS_WORKFLOW_TYPES; workflow_id: string } = await db('search_passes').where({ search_id: search.id, pass }).first('kind', 'workflow_id');
+  const passes = searchPassRepository(db);
+  const row = await passes.workflowOf(search.id, pass);
   const input = row.kind === 'expansion' ? { searchId: search.id, pass, projectId: search.project_id } : { searchId: search.id, pass };
   await startSearchWorkflow(temporal, search, PASS_WORKFLOW_TYPES[row.kind], row.workflow_id, [input]);
-  await db('search_passes').where({ search_id: search.id, pass }).whereNull('workflow_started_at').update({ workflow_started_at: db.fn.now() });
+  await passes.markWorkflowStarted(search.id, pass);
   return row.workflow_id;
 }
