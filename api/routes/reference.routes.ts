@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { searchIndustries } from '../../src/corpus/reference';
+import { searchIndustries } from '../../src/reference/taxonomy';
 import { describeCriteria } from '../../src/domain/criteria';
 import { AppError } from '../../src/domain/errors';
 import { sendData } from '../respond';

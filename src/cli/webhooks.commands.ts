@@ -3,7 +3,7 @@ import { isUuid } from '../domain/ids';
 import { createTemporal } from '../temporal/client';
 import { deliveryResource, redeliver } from '../webhooks/endpoints';
 import { parseArgs, UsageError } from './args';
-import type { CliContext } from './main';
+import type { CliContext } from './command';
 
 export const webhookCommands: Record<string, (argv: string[], ctx: CliContext) => Promise<void>> = {
   /** For support staff: the same immediate, same-event-id attempt as redeliver_webhook. */

@@ -1,7 +1,7 @@
 import type { Db } from '../db/knex';
 import { peopleRepository, type PersonRow } from '../db/people.repository';
 import type { PersonProfile } from '../domain/profile';
-import { findMetro } from './reference';
+import { findMetro } from '../reference/taxonomy';
 import { createPersonGenerator } from './generator';
 
 export const DEFAULT_CORPUS_SIZE = 100_000;

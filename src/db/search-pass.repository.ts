@@ -1,24 +1,6 @@
 import type { Db } from './knex';
 import type { ResolvedCriteria } from '../domain/criteria';
-import type { Outcome, SearchRow, SearchStatus, StopReason } from './search.repository';
-
-export type PassKind = 'launch' | 'expansion' | 'database_pass';
-
-export interface PassRow {
-  search_id: string;
-  pass: number;
-  kind: PassKind;
-  level: number | null;
-  criteria: ResolvedCriteria;
-  broadening: unknown;
-  status: SearchStatus;
-  profiles_read: number;
-  delivered: number;
-  shortlisted: number;
-  stop_reason: StopReason | null;
-  outcome: Outcome | null;
-  previous: Pick<SearchRow, 'outcome' | 'stop_reason' | 'closed_at'> | null;
-}
+import type { PassKind, PassRow, SearchRow, SearchStatus } from './search.repository';
 
 /** A pass as it is booked: what runs it and what the search looked like before it (later passes). */
 export interface NewPass {
@@ -46,10 +28,7 @@ export function searchPassRepository(db: Db) {
     async find(searchId: string, pass: number): Promise<PassRow | undefined> {
       return db('search_passes').where({ search_id: searchId, pass }).first();
     },
-    async last(searchId: string): Promise<PassRow | undefined> {
-      return db('search_passes').where({ search_id: searchId }).orderBy('pass', 'desc').first();
-    },
-    async insert(pass: NewPass): Promise<void> {
+      async insert(pass: NewPass): Promise<void> {
       await db('search_passes').insert(pass);
     },
     async update(searchId: string, pass: number, changes: PassChanges): Promise<PassRow> {

@@ -1,7 +1,6 @@
 import type { Db } from './knex';
 import type { ResolvedCriteria } from '../domain/criteria';
 import type { ScoringWeights } from '../domain/scoring';
-import { searchPassRepository, type PassRow } from './search-pass.repository';
 
 export type SearchStatus = 'queued' | 'running' | 'complete' | 'failed';
 export type StopReason = 'target_reached' | 'pool_exhausted' | 'read_budget_reached' | 'error' | 'cancelled';
@@ -33,6 +32,25 @@ export interface SearchRow {
   closed_at: Date | null;
   /** Changes with every change of the search or its people (trigger searches_touch). */
   updated_at: Date;
+}
+
+export type PassKind = 'launch' | 'expansion' | 'database_pass';
+
+/** A pass of a search (search_passes); passes are written through searchPassRepository. */
+export interface PassRow {
+  search_id: string;
+  pass: number;
+  kind: PassKind;
+  level: number | null;
+  criteria: ResolvedCriteria;
+  broadening: unknown;
+  status: SearchStatus;
+  profiles_read: number;
+  delivered: number;
+  shortlisted: number;
+  stop_reason: StopReason | null;
+  outcome: Outcome | null;
+  previous: Pick<SearchRow, 'outcome' | 'stop_reason' | 'closed_at'> | null;
 }
 
 export interface PersonRow {
@@ -86,7 +104,7 @@ export function searchRepository(db: Db) {
       return db('searches').where({ id }).forUpdate().first();
     },
     async lastPass(searchId: string): Promise<PassRow | undefined> {
-      return searchPassRepository(db).last(searchId);
+      return db('search_passes').where({ search_id: searchId }).orderBy('pass', 'desc').first();
     },
     async listForProject(projectId: string): Promise<SearchRow[]> {
       return db('searches').where({ project_id: projectId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);

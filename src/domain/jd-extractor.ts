@@ -10,7 +10,7 @@ import {
   SKILLS,
   canonicalIndustry,
   canonicalSkill,
-} from '../corpus/reference';
+} from '../reference/taxonomy';
 import type { Criteria } from './criteria';
 import type { Seniority } from './profile';
 

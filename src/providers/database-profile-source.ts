@@ -1,4 +1,4 @@
-import { findMetro } from '../corpus/reference';
+import { findMetro } from '../reference/taxonomy';
 import { canonicalJson, type ResolvedCriteria } from '../domain/criteria';
 import type { Db } from '../db/knex';
 import { peopleRepository } from '../db/people.repository';

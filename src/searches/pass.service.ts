@@ -1,9 +1,9 @@
 import { creditLedgerRepository } from '../db/credit-ledger.repository';
 import type { Db } from '../db/knex';
 import { projectRepository } from '../db/project.repository';
-import { searchPassRepository, type PassRow } from '../db/search-pass.repository';
+import { searchPassRepository } from '../db/search-pass.repository';
 import { searchPeopleRepository, type NewSearchPerson } from '../db/search-people.repository';
-import { searchRepository, type Outcome, type SearchRow, type StopReason } from '../db/search.repository';
+import { searchRepository, type Outcome, type PassRow, type SearchRow, type StopReason } from '../db/search.repository';
 import { shortlistRepository } from '../db/shortlist.repository';
 import { workspaceRepository } from '../db/workspace.repository';
 import type { ResolvedCriteria } from '../domain/criteria';

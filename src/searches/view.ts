@@ -1,5 +1,5 @@
 import type { RawPerson, SearchRow } from '../db/search.repository';
-import type { PassRow } from '../db/search-pass.repository';
+import type { PassRow } from '../db/search.repository';
 import { searchLinks } from '../events/links';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
