@@ -60,7 +60,7 @@ export const healthRoutes = defineRoutes([
     async handler(ctx, deps) {
       const checks: Record<string, Check> = {};
       [checks.database, checks.temporal] = await Promise.all([
-        check(() => deps.db.raw('select 1')),
+        check(() => healthProbeRepository(deps.db).ping()),
         check(() => deps.temporal.ping(CHECK_TIMEOUT_MS)),
       ]);
       if (ctx.query.worker === 'true') {
