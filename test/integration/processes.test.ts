@@ -44,8 +44,12 @@ describe('production processes (start:api, start:worker entry points)', () => {
     const api = startProcess('api/server.ts', env);
     const worker = startProcess('activities/worker.ts', env);
     try {
+      // Each poll has its own request id: polls made before the worker is up are logged as 503s.
+      let attempt = 0;
+      let requestId = '';
       await waitFor('api and worker', async () => {
-        const res = await fetch(`http://127.0.0.1:${port}/v1/health?worker=true`, { headers: { 'X-Request-Id': 'proc-test-rid' } });
+        requestId = `proc-test-rid-${++attempt}`;
+        const res = await fetch(`http://127.0.0.1:${port}/v1/health?worker=true`, { headers: { 'X-Request-Id': requestId } });
         return res.status === 200;
       }, 60_000, 500);
       // The line is written as the response goes out; it may reach our pipe a moment after it.
@@ -61,7 +65,7 @@ describe('production processes (start:api, start:worker entry points)', () => {
               return []; // a line still being written
             }
           })
-          .find((l) => l.request_id === 'proc-test-rid');
+          .find((l) => l.request_id === requestId);
       await waitFor('the request log line', async () => logLine() !== undefined, 5000, 50).catch(() => undefined);
       expect(logLine()).toMatchObject({ level: 'info', msg: 'request', path: '/v1/health', status: 200 });
     } finally {
