@@ -5,6 +5,7 @@ import type { Outcome, SearchRow, SearchStatus, StopReason } from '../db/search.
 import type { ResolvedCriteria } from '../domain/criteria';
 import type { Workspace } from '../db/workspace.repository';
 import { scoreProfile } from '../domain/scoring';
+import { AppError } from '../domain/errors';
 import { writeEvent } from '../events/outbox';
 import { PAGE_SIZE, type ProfileSource } from '../providers/profile-source';
 import { refundKey, reserveKey } from './launch';
@@ -52,11 +53,13 @@ async function candidateIds(trx: Db, projectId: string, personIds: string[]): Pr
  */
 export async function claimSlot(db: Db, ref: PassRef, baseUrl: string): Promise<{ claimed: boolean }> {
   return db.transaction(async (trx) => {
-    const search: SearchRow = await trx('searches').where({ id: ref.searchId }).first();
+    // A search that is gone or no longer waiting never gets a slot: AppErrors are not retried.
+    const search: SearchRow | undefined = await trx('searches').where({ id: ref.searchId }).first();
+    if (!search) throw new AppError('search_not_found', 404, `search ${ref.searchId} does not exist, cannot start pass ${ref.pass}`);
     const workspace: Workspace = await trx('workspaces').where({ id: search.workspace_id }).forUpdate().first();
     const current: SearchRow = await trx('searches').where({ id: ref.searchId }).first();
     if (current.status === 'running') return { claimed: true }; // a retried claim
-    if (current.status !== 'queued') throw new Error(`search ${ref.searchId} is ${current.status}, cannot start pass ${ref.pass}`);
+    if (current.status !== 'queued') throw new AppError('search_not_queued', 409, `search ${ref.searchId} is ${current.status}, cannot start pass ${ref.pass}`);
     const [{ running }] = await trx('searches').where({ workspace_id: workspace.id, status: 'running' }).count({ running: '*' });
     const older = await trx('searches')
       .where({ workspace_id: workspace.id, status: 'queued' })
@@ -216,6 +219,12 @@ export function outcomeFor(search: SearchRow, criteria: ResolvedCriteria): Outco
 async function waitingWorkflows(trx: Db, workspaceId: string): Promise<string[]> {
   const rows: { id: string; pass_count: number }[] = await trx('searches').where({ workspace_id: workspaceId, status: 'queued' }).orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(10).select('id', 'pass_count');
   return rows.map((r) => workflowIds.searchPass(r.id, r.pass_count));
+}
+
+/** Workflow ids waiting for a slot in the search's workspace: woken when a pass that held one ends. */
+export async function waitingForSlot(db: Db, searchId: string): Promise<string[]> {
+  const search: SearchRow = await db('searches').where({ id: searchId }).first();
+  return waitingWorkflows(db, search.workspace_id);
 }
 
 /** Closes the pass: status, outcome, stop reason; search.completed and, when the list changed, shortlist.changed. */
