@@ -5,7 +5,7 @@ import {
   type ScheduleDescription,
   type ScheduleOptions,
   type ScheduleOptionsStartWorkflowAction,
-  type WorkflowHandle,
+  type WorkflowHandleWithFirstExecutionRunId,
   type WorkflowStartOptions,
 } from '@temporalio/client';
 import { msOptionalToNumber, msToNumber, type Duration } from '@temporalio/common/lib/time';
@@ -64,11 +64,15 @@ export interface TemporalTarget {
   taskQueue: string;
 }
 
-export type StartOptions<N extends WorkflowName> = Omit<WorkflowStartOptions<Workflows[N]>, 'taskQueue' | 'args'> & { args: WorkflowArgs<N> };
+export type StartOptions<N extends WorkflowName> = Omit<WorkflowStartOptions<Workflows[N]>, 'taskQueue' | 'args'> & {
+  args: WorkflowArgs<N>;
+  /** Only to follow an earlier run onto the exact queue it ran on; default the catalogue's queue. */
+  taskQueue?: string;
+};
 
 /** Starts a catalogued workflow on its task queue, with arguments typed by the workflow function. */
-export function startWorkflow<N extends WorkflowName>(target: TemporalTarget, wf: WorkflowDef<N>, options: StartOptions<N>): Promise<WorkflowHandle<Workflows[N]>> {
-  const full = { ...options, taskQueue: taskQueueName(target.taskQueue, wf.queue) } as unknown as WorkflowStartOptions<Workflows[N]>;
+export function startWorkflow<N extends WorkflowName>(target: TemporalTarget, wf: WorkflowDef<N>, options: StartOptions<N>): Promise<WorkflowHandleWithFirstExecutionRunId<Workflows[N]>> {
+  const full = { ...options, taskQueue: options.taskQueue ?? taskQueueName(target.taskQueue, wf.queue) } as unknown as WorkflowStartOptions<Workflows[N]>;
   return target.client.workflow.start<Workflows[N]>(wf.type, full);
 }
 

@@ -6,14 +6,15 @@ import { REDELIVER_SIGNAL, type DeliveryWorkflowInput } from './contract';
 import type { StartDelivery } from './fanout';
 
 /** `target.taskQueue` is the main queue; deliveries run on the webhooks queue the catalogue derives from it. */
-async function startDeliveryWorkflow(target: TemporalTarget, workflowId: string, workspaceId: string, input: DeliveryWorkflowInput, eager = false): Promise<void> {
+async function startDeliveryWorkflow(target: TemporalTarget, workflowId: string, workspaceId: string, input: DeliveryWorkflowInput, opts: { eager?: boolean; taskQueue?: string } = {}): Promise<void> {
   try {
     await startWorkflow(target, catalog.webhookDelivery, {
       workflowId,
+      taskQueue: opts.taskQueue,
       args: [input],
       // Never a second run under the same id, even after the first finished.
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      requestEagerStart: eager,
+      requestEagerStart: opts.eager ?? false,
       typedSearchAttributes: new TypedSearchAttributes([{ key: WorkspaceIdAttr, value: workspaceId }]),
     });
   } catch (err) {
@@ -29,11 +30,12 @@ async function startDeliveryWorkflow(target: TemporalTarget, workflowId: string,
 export const deliveryStarter =
   (target: TemporalTarget, opts: { eager?: boolean } = {}): StartDelivery =>
   (delivery, input) =>
-    startDeliveryWorkflow(target, catalog.webhookDelivery.id(delivery.id), delivery.workspace_id, input, opts.eager);
+    startDeliveryWorkflow(target, catalog.webhookDelivery.id(delivery.id), delivery.workspace_id, input, opts);
 
 /**
  * An immediate attempt of a delivery with its same event: a running (sleeping) workflow is
- * signalled to attempt now; for a finished one a one-attempt workflow is started.
+ * signalled to attempt now; for a finished one a one-attempt workflow is started, on the task
+ * queue the delivery ran on (the caller, e.g. the operator CLI, may not know the worker's queue).
  */
 export async function signalOrStartRedelivery(
   target: TemporalTarget,
@@ -54,11 +56,7 @@ export async function signalOrStartRedelivery(
     }
   }
   const workflowId = catalog.webhookDelivery.redeliveryId(delivery.id, await nextRedelivery());
-  await startDeliveryWorkflow(target, workflowId, delivery.workspace_id, {
-    deliveryId: delivery.id,
-    retryScheduleSeconds: [],
-    trigger: 'redeliver',
-  });
+  await startDeliveryWorkflow(target, workflowId, delivery.workspace_id, { deliveryId: delivery.id, retryScheduleSeconds: [], trigger: 'redeliver' }, { taskQueue: description?.taskQueue });
   return { mode: 'started', workflowId };
 }
 
