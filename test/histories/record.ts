@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { waitFor } from '../../src/dev/processes';
 import { writeEvent } from '../../src/events/outbox';
 import { launchSearch } from '../../src/searches/launch';
 import { searchAttributes } from '../../src/searches/start';
 import { catalog, scheduleIds, startWorkflow } from '../../src/temporal/catalog';
 import { workspaceWithKey } from '../support/fixtures';
+import { historyToJson } from '../support/histories';
 import { createProject, launch, softwareCriteria, waitForSearch } from '../support/searches';
 import { startTestStack, type TestStack } from '../support/stack';
 
@@ -38,7 +38,7 @@ async function save(name: string, workflowId: string, runId?: string): Promise<v
   const handle = stack.temporal.client.workflow.getHandle(workflowId, runId);
   await handle.result().catch(() => undefined); // finished, whichever way
   const history = await handle.fetchHistory();
-  fs.writeFileSync(path.join(DIR, `${name}.json`), `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 2)}\n`);
+  fs.writeFileSync(path.join(DIR, `${name}.json`), `${JSON.stringify(historyToJson(history), null, 2)}\n`);
 }
 
 async function completedSearch(f: Awaited<ReturnType<typeof workspaceWithKey>>) {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker } from '@temporalio/worker';
+import { historyFromJson } from '../support/histories';
 import { workflowBundlePath } from '../support/stack';
 
 /**
@@ -18,7 +18,7 @@ const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
 const REQUIRED_TYPES = ['searchWorkflow', 'expansionWorkflow', 'databasePassWorkflow', 'rescoreWorkflow', 'webhookDeliveryWorkflow', 'outboxSweepWorkflow', 'strandedPassSweepWorkflow', 'healthProbeWorkflow'];
 
 function load(file: string) {
-  const history = historyFromJSON(JSON.parse(fs.readFileSync(path.join(DIR, file), 'utf8')));
+  const history = historyFromJson(JSON.parse(fs.readFileSync(path.join(DIR, file), 'utf8')));
   const type = history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name;
   return { history, type, workflowId: file.replace(/\.json$/, '') };
 }
