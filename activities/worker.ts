@@ -1,4 +1,4 @@
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import { loadConfigOrExit, type Config } from '../src/config';
 import { createDb, type Db } from '../src/db/knex';
 import { createLogger, type Logger } from '../src/logger';
@@ -39,6 +39,19 @@ export interface StartWorkerOptions {
  */
 const WORKFLOW_TASK_SLOTS: Record<QueueKind, number> = { main: 100, webhooks: 500 };
 
+/** The bundler's progress lines at debug level; its warnings and errors as such. */
+const bundlerLogger = (logger: Logger) => {
+  const child = logger.child({ component: 'workflow-bundler' });
+  return {
+    log: (_level: string, message: string) => child.debug(message),
+    trace: (message: string) => child.trace(message),
+    debug: (message: string) => child.debug(message),
+    info: (message: string) => child.debug(message),
+    warn: (message: string) => child.warn(message),
+    error: (message: string) => child.error(message),
+  };
+};
+
 /**
  * Starts a worker per task queue (all by default, on one connection); used by
  * `npm run start:worker`, dev and tests alike. Every worker registers every workflow and
@@ -48,6 +61,8 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
   const { config, db, logger } = opts;
   const queues = [...(opts.queues ?? QUEUE_KINDS)];
   installTemporalRuntime(logger);
+  // One bundle for every queue's worker: bundling is the slow part of a worker start.
+  const workflowBundle = opts.workflowBundle ?? { code: (await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: bundlerLogger(logger) })).code };
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const activities = createActivities({ config, db, logger });
   let workers: Worker[];
@@ -59,7 +74,7 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
           namespace: config.temporal.namespace,
           taskQueue: taskQueueName(config.temporal.taskQueue, kind),
           activities,
-          ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: require.resolve('../workflows') }),
+          workflowBundle,
           shutdownGraceTime: config.shutdownTimeoutMs,
           maxConcurrentWorkflowTaskExecutions: WORKFLOW_TASK_SLOTS[kind],
         }),
