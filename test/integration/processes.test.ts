@@ -61,8 +61,9 @@ describe('production processes (start:api, start:worker entry points)', () => {
               return []; // a line still being written
             }
           })
-          .find((l) => l.request_id === 'proc-test-rid');
-      await waitFor('the request log line', async () => logLine() !== undefined, 5000, 50).catch(() => undefined);
+          .filter((l) => l.request_id === 'proc-test-rid')
+          .at(-1); // the polling repeats the request id: the last line is the answered round trip
+      await waitFor('the request log line', async () => logLine()?.status === 200, 5000, 50).catch(() => undefined);
       expect(logLine()).toMatchObject({ level: 'info', msg: 'request', path: '/v1/health', status: 200 });
     } finally {
       api.child.kill('SIGTERM');
