@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { healthProbeRepository } from '../../src/db/health-probe.repository';
-import { workflowIds } from '../../src/temporal/workflow-ids';
+import { catalog, startWorkflow } from '../../src/temporal/catalog';
 import type { ApiDeps } from '../context';
 import { sendData } from '../respond';
 import { defineRoutes } from '../route-def';
@@ -35,9 +35,8 @@ async function probeWorker({ db, temporal }: ApiDeps): Promise<void> {
   const probes = healthProbeRepository(db);
   const probeId = randomUUID();
   await probes.create(probeId);
-  const handle = await temporal.client.workflow.start('healthProbeWorkflow', {
-    taskQueue: temporal.taskQueue,
-    workflowId: workflowIds.healthProbe(probeId),
+  const handle = await startWorkflow(temporal, catalog.healthProbe, {
+    workflowId: catalog.healthProbe.id(probeId),
     args: [probeId],
     workflowExecutionTimeout: '1 minute',
   });

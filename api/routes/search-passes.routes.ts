@@ -9,7 +9,7 @@ import { requestExpansion } from '../../src/searches/expansion.service';
 import { previewScoring, resolveScoringChange } from '../../src/searches/rescoring.service';
 import { startPass, startSearchWorkflow } from '../../src/searches/start.service';
 import { searchResource } from '../../src/searches/view';
-import { workflowIds } from '../../src/temporal/workflow-ids';
+import { catalog } from '../../src/temporal/catalog';
 import { authOf } from '../context';
 import { sendData } from '../respond';
 import { defineRoutes } from '../route-def';
@@ -105,7 +105,7 @@ export const searchPassRoutes = defineRoutes([
       assertComplete(search);
       resolveScoringChange(search, ctx.state.body); // refuse bad changes before starting anything
       const requestId = randomUUID();
-      const handle = await startSearchWorkflow(temporal, search, 'rescoreWorkflow', workflowIds.rescore(search.id, requestId), [{ searchId: search.id, body: ctx.state.body, requestId }]);
+      const handle = await startSearchWorkflow(temporal, search, catalog.rescore, catalog.rescore.id(search.id, requestId), [{ searchId: search.id, body: ctx.state.body, requestId }]);
       try {
         sendData(ctx, { ...(await handle.result()), workflow_id: handle.workflowId });
       } catch (err) {

@@ -16,7 +16,7 @@ export function assertComplete(search: SearchRow): void {
   if (search.status !== 'complete') throw new AppError('search_not_finished', 409, `The search ended ${search.status}; only a completed search can take a new pass`);
 }
 
-/** Books a database pass: a new pass row, the search back to running. No credits. */
+/** Books a database pass: a new pass row, the search queued for a slot like any pass. No credits. */
 export async function requestDatabasePass(db: Db, searchId: string): Promise<{ search: SearchRow; pass: number }> {
   return db.transaction(async (trx) => {
     const searches = searchRepository(trx);
@@ -28,12 +28,12 @@ export async function requestDatabasePass(db: Db, searchId: string): Promise<{ s
       pass,
       kind: 'database_pass',
       criteria: search.criteria,
-      status: 'running',
+      status: 'queued',
       workflow_id: workflowIds.searchPass(search.id, pass),
       previous: { outcome: search.outcome, stop_reason: search.stop_reason, closed_at: search.closed_at },
     });
-    const running = await searches.update(search.id, { status: 'running', pass_count: pass });
-    return { search: running, pass };
+    const queued = await searches.update(search.id, { status: 'queued', pass_count: pass });
+    return { search: queued, pass };
   });
 }
 

@@ -8,6 +8,7 @@ import { shortlistRepository } from '../db/shortlist.repository';
 import { workspaceRepository } from '../db/workspace.repository';
 import type { ResolvedCriteria } from '../domain/criteria';
 import { scoreProfile } from '../domain/scoring';
+import { AppError } from '../domain/errors';
 import { writeEvent } from '../events/outbox';
 import { PAGE_SIZE, type ProfileSource } from '../providers/profile-source';
 import { refundKey, reserveKey } from './launch.service';
@@ -44,11 +45,13 @@ export interface PageOutcome {
 export async function claimSlot(db: Db, ref: PassRef, baseUrl: string): Promise<{ claimed: boolean }> {
   return db.transaction(async (trx) => {
     const searches = searchRepository(trx);
-    const search = (await searches.find(ref.searchId))!;
+    // A search that is gone or no longer waiting never gets a slot: AppErrors are not retried.
+    const search = await searches.find(ref.searchId);
+    if (!search) throw new AppError('search_not_found', 404, `search ${ref.searchId} does not exist, cannot start pass ${ref.pass}`);
     const workspace = await workspaceRepository(trx).lock(search.workspace_id);
     const current = (await searches.find(ref.searchId))!;
     if (current.status === 'running') return { claimed: true }; // a retried claim
-    if (current.status !== 'queued') throw new Error(`search ${ref.searchId} is ${current.status}, cannot start pass ${ref.pass}`);
+    if (current.status !== 'queued') throw new AppError('search_not_queued', 409, `search ${ref.searchId} is ${current.status}, cannot start pass ${ref.pass}`);
     const running = await searches.runningCount(workspace.id);
     if (running >= workspace.max_concurrent_searches || (await searches.olderQueuedExists(current))) return { claimed: false };
     const started = await searches.markRunning(ref.searchId);
@@ -178,6 +181,12 @@ export function outcomeFor(search: SearchRow, criteria: ResolvedCriteria): Outco
 async function waitingWorkflows(trx: Db, workspaceId: string): Promise<string[]> {
   const rows = await searchRepository(trx).oldestQueued(workspaceId, 10);
   return rows.map((r) => workflowIds.searchPass(r.id, r.pass_count));
+}
+
+/** Workflow ids waiting for a slot in the search's workspace: woken when a pass that held one ends. */
+export async function waitingForSlot(db: Db, searchId: string): Promise<string[]> {
+  const search: SearchRow = await db('searches').where({ id: searchId }).first();
+  return waitingWorkflows(db, search.workspace_id);
 }
 
 /** Closes the pass: status, outcome, stop reason; search.completed and, when the list changed, shortlist.changed. */

@@ -143,7 +143,7 @@ export async function sendTestEvent(db: Db, temporal: Temporal, endpoint: Webhoo
     dedupeKey: `webhook.test:${randomUUID()}`,
   }))!;
   try {
-    await fanOutEvents(db, deliveryStarter(temporal.client, temporal.taskQueue), { retryScheduleSeconds: [], eventIds: [eventId] });
+    await fanOutEvents(db, deliveryStarter(temporal), { retryScheduleSeconds: [], eventIds: [eventId] });
   } catch {
     throw temporalDown(); // the event stays in the outbox; the dispatcher sends it when it can
   }
@@ -163,7 +163,7 @@ export async function redeliver(db: Db, temporal: Pick<Temporal, 'client' | 'tas
   if (!endpoint?.enabled) throw endpointOff();
   let how;
   try {
-    how = await signalOrStartRedelivery(temporal.client, temporal.taskQueue, delivery, () => repo.nextRedelivery(delivery.id));
+    how = await signalOrStartRedelivery(temporal, delivery, () => repo.nextRedelivery(delivery.id));
   } catch {
     throw temporalDown();
   }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { creditLedgerRepository } from '../../src/db/credit-ledger.repository';
 import { requestExpansion } from '../../src/searches/expansion.service';
 import { launchSearch } from '../../src/searches/launch.service';
-import { ensureStrandedPassSweep, restartStrandedPasses, strandedPassSweepScheduleId } from '../../src/searches/recovery.service';
+import { restartStrandedPasses } from '../../src/searches/recovery.service';
+import { ensureSchedules, scheduleIds } from '../../src/temporal/catalog';
 import { waitFor } from '../../src/dev/processes';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
 import { createProject, launch, waitForSearch } from '../support/searches';
@@ -270,9 +271,9 @@ describe('stranded passes (booked while Temporal could not be reached)', () => {
     const { search } = await launchSearch(stack.db, { workspace: f.workspace, key: f.key, projectId, idempotencyKey: `stranded-${randomUUID()}`, body: { criteria }, baseUrl: stack.config.publicBaseUrl });
     await backdate(search.id);
     const queue = stack.config.temporal.taskQueue;
-    await ensureStrandedPassSweep(stack.temporal.client, queue);
-    await ensureStrandedPassSweep(stack.temporal.client, queue); // idempotent
-    const schedule = stack.temporal.client.schedule.getHandle(strandedPassSweepScheduleId(queue));
+    expect(await ensureSchedules(stack.temporal.client, queue, ['strandedPassSweep'])).toMatchObject([{ result: 'created' }]);
+    expect(await ensureSchedules(stack.temporal.client, queue, ['strandedPassSweep'])).toMatchObject([{ result: 'unchanged' }]); // idempotent
+    const schedule = stack.temporal.client.schedule.getHandle(scheduleIds.strandedPassSweep(queue));
     try {
       expect((await schedule.describe()).action).toMatchObject({ type: 'startWorkflow', workflowType: 'strandedPassSweepWorkflow', taskQueue: queue });
       await schedule.trigger();
