@@ -16,7 +16,7 @@ import { readShare } from '../src/shortlist/share';
 /** `{projectId}` (spec form) → `:projectId` (router form). */
 export const toRouterPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
-function keyApiRouter(routes: RouteDef[], deps: ApiDeps): Router<ApiState> {
+function keyApiRouter(routes: readonly RouteDef[], deps: ApiDeps): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/v1' });
   for (const route of routes) {
     // Authentication comes before any other work; bodies are read only for a matched route.
@@ -24,7 +24,7 @@ function keyApiRouter(routes: RouteDef[], deps: ApiDeps): Router<ApiState> {
       authenticate(route, deps),
       jsonBody(),
       async (ctx) => {
-        await route.handler(ctx as unknown as ApiContext, deps, routes);
+        await route.run(ctx as unknown as ApiContext, deps, routes);
       },
     ]);
   }
@@ -32,7 +32,7 @@ function keyApiRouter(routes: RouteDef[], deps: ApiDeps): Router<ApiState> {
 }
 
 /** The middleware stack; order matters: request id → errors → routes (body, handler) → 405 → 404. */
-export function createApp(deps: ApiDeps, routes: RouteDef[] = routeTable): Koa<ApiState> {
+export function createApp(deps: ApiDeps, routes: readonly RouteDef[] = routeTable): Koa<ApiState> {
   const app = new Koa<ApiState>({ proxy: deps.config.trustProxy });
   app.silent = true; // errors are logged by errorHandler with the request id
   app.use(requestId(deps.logger));

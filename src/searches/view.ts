@@ -1,5 +1,4 @@
-import type { RawPerson, SearchRow } from '../db/search.repository';
-import type { PassRow } from './pass';
+import type { SearchRow } from '../db/search.repository';
 import { searchLinks } from '../events/links';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -18,46 +17,4 @@ export function searchEventData(search: SearchRow, baseUrl: string) {
     closed_at: iso(search.closed_at),
     links: searchLinks(baseUrl, search.id, search.project_id),
   };
-}
-
-/** The latest pass of a search as its record shows it (expansions, database passes). */
-export function passResource(pass: PassRow) {
-  return {
-    pass: pass.pass,
-    kind: pass.kind,
-    level: pass.level,
-    status: pass.status,
-    profiles_read: pass.profiles_read,
-    delivered: pass.delivered,
-    shortlisted: pass.shortlisted,
-    stop_reason: pass.stop_reason,
-    outcome: pass.outcome,
-    broadening: pass.broadening,
-    criteria: pass.criteria,
-  };
-}
-
-/** The search record of the key API (GET /searches/{id}, launch responses, project search lists). */
-export function searchResource(search: SearchRow, baseUrl: string, lastPass?: PassRow) {
-  const { links, ...event } = searchEventData(search, baseUrl);
-  return {
-    id: search.id,
-    ...event,
-    pages_fetched: search.pages_fetched,
-    passes: search.pass_count,
-    source: search.source,
-    criteria: search.criteria,
-    jd_text: search.jd_text,
-    jd_confidence: search.jd_confidence,
-    failure_reason: search.failure_reason,
-    created_at: iso(search.created_at),
-    started_at: iso(search.started_at),
-    ...(lastPass ? { last_pass: passResource(lastPass) } : {}),
-    links,
-  };
-}
-
-/** A person of GET /searches/{id}/people, as JSON text (profile and breakdown spliced in raw). */
-export function personJson(row: RawPerson, withProfile: boolean): string {
-  return `{"id":${JSON.stringify(row.candidate_id)},"name":${JSON.stringify(row.name)},"score":${row.score},"score_breakdown":${row.breakdown_json ?? 'null'}${withProfile ? `,"profile":${row.profile_json ?? 'null'}` : ''}}`;
 }
