@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { AppError } from '../src/domain/errors';
@@ -9,7 +10,7 @@ import { applyRateLimit, ipBucket } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import type { RouteDef } from './route-def';
 import { routeTable } from './route-table';
-import { DOCS_PAGE_HEADERS, renderDocsPage } from './web/docs.page';
+import { DOCS_PAGE_HEADERS, DOCS_SCRIPT_URL, renderDocsPage, SCALAR_BUNDLE_PATH } from './web/docs.page';
 import { renderShareErrorPage, renderSharePage, SHARE_PAGE_HEADERS } from './web/share.page';
 import { readShare } from '../src/shortlist/share';
 
@@ -44,7 +45,12 @@ export function createApp(deps: ApiDeps, routes: readonly RouteDef[] = routeTabl
   web.get('/docs', (ctx) => {
     ctx.set(DOCS_PAGE_HEADERS);
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = renderDocsPage(routes, deps.config);
+    ctx.body = renderDocsPage(routes);
+  });
+  web.get(DOCS_SCRIPT_URL, (ctx) => {
+    ctx.set({ 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' });
+    ctx.type = 'text/javascript; charset=utf-8';
+    ctx.body = fs.createReadStream(SCALAR_BUNDLE_PATH);
   });
   // Share links: the token is the credential (no key, no session); the page and JSON are live.
   web.get('/share/:token', async (ctx) => {

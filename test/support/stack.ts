@@ -7,6 +7,7 @@ import { createLogger } from '../../src/logger';
 import { createTemporal, type Temporal } from '../../src/temporal/client';
 import { startApiServer, type ApiServer } from '../../api/server';
 import { startWorker, type WorkerHandle } from '../../activities/worker';
+import { checkContract } from './contract';
 
 /** Config for an in-process API/worker against the run's real Postgres and Temporal server. */
 export function testConfig(env: NodeJS.ProcessEnv = {}): Config {
@@ -67,7 +68,10 @@ export async function request(baseUrl: string, method: string, urlPath: string, 
   } catch {
     body = undefined;
   }
-  return { status: res.status, headers: res.headers, body, text };
+  const response = { status: res.status, headers: res.headers, body, text };
+  // Every response of a route of the table is checked against what the route declares.
+  checkContract(method, urlPath, response);
+  return response;
 }
 
 /** An API server and (unless `worker: false`) a worker, in this process, on a private task queue. */
