@@ -3,7 +3,7 @@ import type { RouteDef } from '../route-def';
 import { escapeHtml } from './html';
 
 /** Scalar's standalone bundle, served by us from node_modules (no third-party host). */
-export const SCALAR_BUNDLE_PATH = createRequire(__filename).resolve('@scalar/api-reference/dist/browser/standalone.js');
+export const SCALAR_BUNDLE_PATH = createRequire(__filename).resolve('@scalar/api-reference/browser/standalone.js');
 export const DOCS_SCRIPT_URL = '/docs/scalar.js';
 
 /**

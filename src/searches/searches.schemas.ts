@@ -150,12 +150,16 @@ export const search = z
 
 export const launchedSearch = search.extend({ reused: z.boolean().describe('true for an idempotent replay (200, no credit used)') }).meta({ id: 'LaunchedSearch' });
 
+export const criterionScore = z
+  .strictObject({ criterion: z.string(), weight: z.number(), match: z.number().min(0).max(1), points: z.number(), reason: z.string() })
+  .meta({ id: 'CriterionScore', description: "One criterion's share of the score" });
+
 export const person = z
   .strictObject({
     id: z.uuid().describe('Candidate id'),
     name: z.string(),
     score: z.int(),
-    score_breakdown: z.record(z.string(), z.unknown()).nullable(),
+    score_breakdown: z.array(criterionScore).nullable(),
     profile: z.record(z.string(), z.unknown()).nullable().optional().describe('Left out with profile=false'),
   })
   .meta({ id: 'Person' });

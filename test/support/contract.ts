@@ -13,7 +13,8 @@ export function routeFor(method: string, urlPath: string): RouteDef | undefined 
 }
 
 function describeIssues(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+  const shown = error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+  return [...shown, ...(error.issues.length > 5 ? [`… ${error.issues.length - 5} more`] : [])].join('; ');
 }
 
 /**
