@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { freePort, waitFor } from '../../src/dev/processes';
+import { TEST_RATE_LIMIT_ENV } from '../support/stack';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -40,6 +41,8 @@ describe('production processes (start:api, start:worker entry points)', () => {
       HOST: '127.0.0.1',
       PORT: String(port),
       TEMPORAL_TASK_QUEUE: `proc-test-${port}`,
+      // The keyless bucket of 127.0.0.1 is shared with the whole suite (see TEST_RATE_LIMIT_ENV).
+      ...TEST_RATE_LIMIT_ENV,
     };
     const api = startProcess('api/server.ts', env);
     const worker = startProcess('activities/worker.ts', env);
