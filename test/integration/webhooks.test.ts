@@ -268,7 +268,10 @@ describe('webhook delivery', () => {
     expect(Date.now() - started).toBeLessThan(5000);
     expect(signalled).toMatchObject({ status: 'delivered', attempt_count: 2, next_retry_at: null, event_id: eventId });
     expect(signalled.attempts[1].trigger).toBe('redeliver');
-    expect((await stack.temporal.client.workflow.getHandle(deliveryWorkflowId(row.id)).describe()).status.name).toBe('COMPLETED');
+    // The API answers once the attempt is recorded; the workflow closes right after, not before.
+    const handle = stack.temporal.client.workflow.getHandle(deliveryWorkflowId(row.id));
+    await waitFor('the delivery workflow to complete', async () => (await handle.describe()).status.name !== 'RUNNING', 10_000, 100);
+    expect((await handle.describe()).status.name).toBe('COMPLETED');
   }, 60_000);
 
   it('loses no delivery when the worker is killed between attempts', async () => {
