@@ -1,7 +1,8 @@
 import { webhookRepository } from '../db/webhook.repository';
 import { isUuid } from '../domain/ids';
 import { createTemporal } from '../temporal/client';
-import { deliveryResource, redeliver } from '../webhooks/endpoints';
+import { redeliver } from '../webhooks/endpoints';
+import { deliveryResource } from '../webhooks/webhooks.presenter';
 import { parseArgs, UsageError } from './args';
 import type { CliContext } from './command';
 

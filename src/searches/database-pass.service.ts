@@ -7,7 +7,7 @@ import { scoreProfile } from '../domain/scoring';
 import { writeEvent } from '../events/outbox';
 import { outcomeFor } from './pass.service';
 import { followScores } from './rescoring.service';
-import { searchEventData } from './view';
+import { searchEventData } from './searches.presenter';
 import { workflowIds } from '../temporal/workflow-ids';
 
 /** 409 unless the search is complete: a new pass starts only from a finished search. */

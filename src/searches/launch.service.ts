@@ -12,22 +12,21 @@ import { AppError } from '../domain/errors';
 import { extractCriteria } from '../domain/jd-extractor';
 import { writeEvent } from '../events/outbox';
 import { workflowIds } from '../temporal/workflow-ids';
-import { searchEventData } from './view';
+import type { LaunchBody } from './searches.schemas';
+import { searchEventData } from './searches.presenter';
 
 export const LAUNCH_ROUTE = 'launch_search';
-export const JD_MIN_LENGTH = 40;
 /** Searches waiting for a slot before launches are refused (DESIGN.md §4). */
 export const MAX_QUEUED_SEARCHES = 50;
 export const MAX_LAUNCHES_PER_DAY = 500;
-
-const IDEMPOTENCY_KEY = /^[\x20-\x7e]{8,160}$/;
 
 export interface LaunchRequest {
   workspace: Workspace;
   key: ApiKey;
   projectId: string;
-  idempotencyKey: string | undefined;
-  body: unknown;
+  idempotencyKey: string;
+  /** The validated body (searches.schemas.ts `launchBody`): resolved criteria or a job description. */
+  body: LaunchBody;
   baseUrl: string;
 }
 
@@ -39,52 +38,18 @@ export interface LaunchResult {
 export const reserveKey = (searchId: string, pass: number) => `search:${searchId}:pass:${pass}:reserve`;
 export const refundKey = (searchId: string, pass: number) => `search:${searchId}:pass:${pass}:refund`;
 
-/** 400 idempotency_key_required unless the header is 8–160 printable characters. */
-export function checkIdempotencyKey(value: string | undefined): string {
-  if (value === undefined || !IDEMPOTENCY_KEY.test(value)) {
-    throw new AppError('idempotency_key_required', 400, 'Send an Idempotency-Key header of 8 to 160 printable characters');
-  }
-  return value;
-}
-
-interface LaunchBody {
-  criteria?: unknown;
-  jd_text?: string;
-}
-
-/** The body's shape: criteria (object) or jd_text (40+ characters), nothing else. */
-export function checkLaunchBody(body: unknown): LaunchBody {
-  if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) {
-    throw new AppError('invalid_request', 400, 'The body must be a JSON object with criteria or jd_text');
-  }
-  const b = (body ?? {}) as Record<string, unknown>;
-  const unknown = Object.keys(b).filter((k) => k !== 'criteria' && k !== 'jd_text');
-  if (unknown.length) throw new AppError('invalid_request', 400, `Unknown field(s): ${unknown.join(', ')}`, { unknown_fields: unknown });
-  const hasCriteria = b.criteria !== undefined && b.criteria !== null;
-  const jd = typeof b.jd_text === 'string' ? b.jd_text : undefined;
-  if (hasCriteria && b.jd_text !== undefined) throw new AppError('invalid_request', 400, 'Send either criteria or jd_text, not both');
-  if (b.jd_text !== undefined && jd === undefined) throw new AppError('invalid_request', 400, 'jd_text must be a string');
-  if (!hasCriteria && (jd === undefined || jd.trim().length < JD_MIN_LENGTH)) {
-    throw new AppError('criteria_required', 400, `Send criteria (an object) or jd_text of at least ${JD_MIN_LENGTH} characters`, { jd_min_length: JD_MIN_LENGTH });
-  }
-  if (hasCriteria && (typeof b.criteria !== 'object' || Array.isArray(b.criteria))) {
-    throw new AppError('invalid_criteria', 400, 'criteria must be an object; see GET /reference/criteria', { problems: [{ field: 'criteria', message: 'must be an object' }] });
-  }
-  return hasCriteria ? { criteria: b.criteria } : { jd_text: jd };
-}
-
 /** Criteria from the request, or from the job description through the built-in extractor. */
 function resolveCriteria(body: LaunchBody): { criteria: ResolvedCriteria; jdText: string | null; confidence: Record<string, number> | null } {
-  const extraction = body.jd_text !== undefined ? extractCriteria(body.jd_text) : null;
-  const parsed = parseCriteria(extraction ? extraction.criteria : body.criteria);
+  if (body.criteria) return { criteria: body.criteria, jdText: null, confidence: null };
+  const extraction = extractCriteria(body.jd_text ?? '');
+  const parsed = parseCriteria(extraction.criteria);
   if (!parsed.ok) {
-    const prefix = extraction ? 'The job description did not yield usable criteria: ' : '';
-    throw new AppError('invalid_criteria', 400, prefix + parsed.problems.map((p) => `${p.field}: ${p.message}`).join('; '), {
+    throw new AppError('invalid_criteria', 400, 'The job description did not yield usable criteria: ' + parsed.problems.map((p) => `${p.field}: ${p.message}`).join('; '), {
       problems: parsed.problems,
-      ...(extraction ? { extracted: extraction.criteria } : {}),
+      extracted: extraction.criteria,
     });
   }
-  return { criteria: parsed.criteria, jdText: body.jd_text ?? null, confidence: extraction?.confidence ?? null };
+  return { criteria: parsed.criteria, jdText: body.jd_text ?? null, confidence: extraction.confidence };
 }
 
 /** 402 shortlist_allocation_exhausted unless the bucket the key draws from has a credit left. */
@@ -108,8 +73,8 @@ export function planCheck(workspace: Workspace): void {
  * launches queue on the lock and all but the first find the idempotency record.
  */
 export async function launchSearch(db: Db, req: LaunchRequest): Promise<LaunchResult> {
-  const idempotencyKey = checkIdempotencyKey(req.idempotencyKey);
-  const body = checkLaunchBody(req.body);
+  const { idempotencyKey, body } = req;
+  // The validated body: equal criteria hash alike however they were spelled (key order, case).
   const bodyHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
 
   return db.transaction(async (trx) => {

@@ -12,7 +12,7 @@ import { AppError } from '../domain/errors';
 import { writeEvent } from '../events/outbox';
 import { PAGE_SIZE, type ProfileSource } from '../providers/profile-source';
 import { refundKey, reserveKey } from './launch.service';
-import { searchEventData } from './view';
+import { searchEventData } from './searches.presenter';
 import { workflowIds } from '../temporal/workflow-ids';
 import { shortlistSnapshot, writeShortlistChanged } from '../shortlist/shortlist.service';
 

@@ -6,6 +6,7 @@ import { shortlistRepository } from '../db/shortlist.repository';
 import { parseCriteria, type ResolvedCriteria } from '../domain/criteria';
 import { AppError } from '../domain/errors';
 import { DEFAULT_WEIGHTS, scoreProfile, type ScoringWeights } from '../domain/scoring';
+import { scoringChangeBody, type ScoringChangeBody } from './searches.schemas';
 import { shortlistSnapshot, writeShortlistChanged, type ShortlistKind, type ShortlistSource } from '../shortlist/shortlist.service';
 
 /**
@@ -31,27 +32,18 @@ export interface Scoring {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-/** Validates the body of preview/apply against the search's current scoring. */
-export function resolveScoringChange(search: SearchRow, body: unknown): { change: ScoringChange; scoring: Scoring } {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new AppError('invalid_request', 400, 'Send a JSON object with criteria and/or weights');
-  const b = body as Record<string, unknown>;
-  const unknown = Object.keys(b).filter((k) => k !== 'criteria' && k !== 'weights');
-  if (unknown.length) throw new AppError('invalid_request', 400, `Unknown field(s): ${unknown.join(', ')}`, { unknown_fields: unknown });
-  if (b.criteria === undefined && b.weights === undefined) throw new AppError('invalid_request', 400, 'Send criteria, weights or both');
-  const isObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
-  if (b.criteria !== undefined && !isObject(b.criteria)) throw new AppError('invalid_request', 400, 'criteria must be an object');
-  if (b.weights !== undefined && !isObject(b.weights)) throw new AppError('invalid_request', 400, 'weights must be an object');
-  const patch = (b.criteria ?? {}) as Record<string, unknown>;
-  const weights = (b.weights ?? {}) as Record<string, unknown>;
+/**
+ * Resolves a validated change (searches.schemas.ts `scoringChangeBody`) against the search's
+ * current scoring. The domain rules stay here: titles, family, metro or locations may only be
+ * sent unchanged, the merged weights need one above 0, the merged criteria must be valid.
+ */
+export function resolveScoringChange(search: SearchRow, body: ScoringChangeBody): { change: ScoringChange; scoring: Scoring } {
+  const patch: Record<string, unknown> = body.criteria ?? {};
+  const weights: Partial<ScoringWeights> = body.weights ?? {};
 
   const moved = NEEDS_NEW_SEARCH.filter((k) => k in patch && !same(patch[k], (search.criteria as Record<string, unknown>)[k]));
   if (moved.length) throw new AppError('needs_new_search', 400, `Changing ${moved.join(', ')} changes who is found: launch a new search`, { fields: moved });
-  const other = Object.keys(patch).filter((k) => !(CHANGEABLE as readonly string[]).includes(k) && !(NEEDS_NEW_SEARCH as readonly string[]).includes(k));
-  if (other.length) throw new AppError('invalid_request', 400, `A scoring change cannot set ${other.join(', ')}; it may change ${CHANGEABLE.join(', ')} and weights`, { fields: other });
-
-  const badWeights = Object.entries(weights).filter(([k, v]) => !WEIGHT_KEYS.includes(k as keyof ScoringWeights) || typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 100);
-  if (badWeights.length) throw new AppError('invalid_request', 400, `weights are numbers 0–100 for ${WEIGHT_KEYS.join(', ')}; bad: ${badWeights.map(([k]) => k).join(', ')}`, { fields: badWeights.map(([k]) => `weights.${k}`) });
-  const mergedWeights: ScoringWeights = { ...DEFAULT_WEIGHTS, ...(search.scoring_weights ?? {}), ...(weights as Partial<ScoringWeights>) };
+  const mergedWeights: ScoringWeights = { ...DEFAULT_WEIGHTS, ...(search.scoring_weights ?? {}), ...weights };
   if (WEIGHT_KEYS.every((k) => mergedWeights[k] === 0)) throw new AppError('invalid_request', 400, 'At least one weight must be above 0');
 
   const merged: Record<string, unknown> = { ...search.criteria };
@@ -62,7 +54,7 @@ export function resolveScoringChange(search: SearchRow, body: unknown): { change
   }
   const parsed = parseCriteria(merged);
   if (!parsed.ok) throw new AppError('invalid_criteria', 400, parsed.problems.map((p) => `${p.field}: ${p.message}`).join('; '), { problems: parsed.problems });
-  return { change: { criteria: patch, weights: weights as Partial<ScoringWeights> }, scoring: { criteria: parsed.criteria, weights: mergedWeights } };
+  return { change: { criteria: patch, weights }, scoring: { criteria: parsed.criteria, weights: mergedWeights } };
 }
 
 function distribution(scores: number[]) {
@@ -142,7 +134,8 @@ export async function applyScoring(db: Db, input: { searchId: string; body: unkn
     const people = searchPeopleRepository(trx);
     const search = await searches.lock(input.searchId);
     if (search.status !== 'complete') throw new AppError(search.status === 'failed' ? 'search_not_finished' : 'search_running', 409, `The search is ${search.status}; scoring changes apply to completed searches`);
-    const { scoring } = resolveScoringChange(search, input.body);
+    // The body crossed a workflow boundary as JSON: the route's schema reads it back.
+    const { scoring } = resolveScoringChange(search, scoringChangeBody.parse(input.body));
     const current = await people.scored(search.id);
     const scores = current.map((p) => {
       const scored = scoreProfile(p.profile, scoring.criteria, scoring.weights);

@@ -13,7 +13,6 @@ import { writeEvent } from '../events/outbox';
  * carries the exact list before and after.
  */
 
-export const MAX_IDS_PER_ADD = 200;
 const EVENT_ID_LIMIT = 200;
 
 export type { ShortlistSource };
@@ -103,21 +102,6 @@ export async function writeShortlistChanged(trx: Db, e: ChangeEvent): Promise<vo
     },
     dedupeKey: e.dedupeKey,
   });
-}
-
-/** 400 candidate_ids_required / invalid_request unless the body has 1–200 string ids. */
-export function checkCandidateIds(body: unknown): string[] {
-  const ids = body && typeof body === 'object' && !Array.isArray(body) ? (body as { candidate_ids?: unknown }).candidate_ids : undefined;
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
-    const unknown = Object.keys(body).filter((k) => k !== 'candidate_ids');
-    if (unknown.length) throw new AppError('invalid_request', 400, `Unknown field(s): ${unknown.join(', ')}`, { unknown_fields: unknown });
-  }
-  if (ids === undefined || ids === null || (Array.isArray(ids) && ids.length === 0)) {
-    throw new AppError('candidate_ids_required', 400, 'Send candidate_ids: an array of 1 to 200 candidate ids');
-  }
-  if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) throw new AppError('invalid_request', 400, 'candidate_ids must be an array of strings');
-  if (ids.length > MAX_IDS_PER_ADD) throw new AppError('invalid_request', 400, `At most ${MAX_IDS_PER_ADD} candidate_ids per call; got ${ids.length}`, { max: MAX_IDS_PER_ADD, got: ids.length });
-  return [...new Set(ids as string[])];
 }
 
 /**

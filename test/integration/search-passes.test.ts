@@ -4,6 +4,7 @@ import { requestExpansion } from '../../src/searches/expansion.service';
 import { launchSearch } from '../../src/searches/launch.service';
 import { restartStrandedPasses } from '../../src/searches/recovery.service';
 import { ensureSchedules, scheduleIds } from '../../src/temporal/catalog';
+import { launchBody } from '../../src/searches/searches.schemas';
 import { waitFor } from '../../src/dev/processes';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
 import { createProject, launch, waitForSearch } from '../support/searches';
@@ -243,7 +244,7 @@ describe('stranded passes (booked while Temporal could not be reached)', () => {
     const f = await workspaceWithKey(stack.db, { credits: 5 });
     const projectId = await createProject(stack, f.headers);
     // Booked exactly as the API books them, but never started: what a 503 from Temporal leaves.
-    const { search } = await launchSearch(stack.db, { workspace: f.workspace, key: f.key, projectId, idempotencyKey: `stranded-${randomUUID()}`, body: { criteria }, baseUrl: stack.config.publicBaseUrl });
+    const { search } = await launchSearch(stack.db, { workspace: f.workspace, key: f.key, projectId, idempotencyKey: `stranded-${randomUUID()}`, body: launchBody.parse({ criteria }), baseUrl: stack.config.publicBaseUrl });
     expect(search.status).toBe('queued');
     expect(await sweep(search.id)).toBe(0); // too recent: its start may still be on its way
     await backdate(search.id);
@@ -268,7 +269,7 @@ describe('stranded passes (booked while Temporal could not be reached)', () => {
   it('is run by a Schedule (created by the worker at start) through its workflow and activity', async () => {
     const f = await workspaceWithKey(stack.db, { credits: 5 });
     const projectId = await createProject(stack, f.headers);
-    const { search } = await launchSearch(stack.db, { workspace: f.workspace, key: f.key, projectId, idempotencyKey: `stranded-${randomUUID()}`, body: { criteria }, baseUrl: stack.config.publicBaseUrl });
+    const { search } = await launchSearch(stack.db, { workspace: f.workspace, key: f.key, projectId, idempotencyKey: `stranded-${randomUUID()}`, body: launchBody.parse({ criteria }), baseUrl: stack.config.publicBaseUrl });
     await backdate(search.id);
     const queue = stack.config.temporal.taskQueue;
     expect(await ensureSchedules(stack.temporal.client, queue, ['strandedPassSweep'])).toMatchObject([{ result: 'created' }]);
