@@ -10,18 +10,18 @@ import type { Workspace } from '../db/workspace.repository';
 import { AppError } from '../domain/errors';
 import { writeEvent } from '../events/outbox';
 import type { Logger } from '../logger';
-import { planCheck } from '../searches/launch';
-import type { Temporal } from '../temporal/client';
+import { planCheck } from '../searches/launch.service';
+import { catalog, startWorkflow, type TemporalTarget } from '../temporal/catalog';
 import { WorkspaceIdAttr } from '../temporal/search-attributes';
 import { toppedUpEventData } from './billing.presenter';
 import type { PaymentProvider } from './payments/provider';
-import { TOPUP_PAID_SIGNAL, TOPUP_WORKFLOW, topUpLedgerKey, topUpWorkflowId, type GrantResult, type TopUpWorkflowInput } from './topup.contract';
+import { TOPUP_PAID_SIGNAL, topUpLedgerKey, type GrantResult, type TopUpWorkflowInput } from './topup.contract';
 
 export const TOPUP_LEDGER_REASON = 'billing:topup';
 
 export interface TopUpDeps {
   db: Db;
-  temporal: Pick<Temporal, 'client' | 'taskQueue'>;
+  temporal: TemporalTarget;
   provider: PaymentProvider;
   expirySeconds: number;
   logger: Logger;
@@ -68,13 +68,12 @@ export async function createTopUp(deps: TopUpDeps, req: { workspace: Workspace; 
     checkout_url: checkout.url,
     checkout_token: checkout.token,
     provider_ref: checkout.providerRef,
-    workflow_id: topUpWorkflowId(id),
+    workflow_id: catalog.topUp.id(id),
     expiresInSeconds: deps.expirySeconds,
   });
   const input: TopUpWorkflowInput = { topUpId: id, expiresInMs: deps.expirySeconds * 1000 };
   try {
-    await deps.temporal.client.workflow.start(TOPUP_WORKFLOW, {
-      taskQueue: deps.temporal.taskQueue,
+    await startWorkflow(deps.temporal, catalog.topUp, {
       workflowId: topUp.workflow_id,
       args: [input],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',

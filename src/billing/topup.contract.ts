@@ -1,13 +1,12 @@
 /**
  * Names and shapes shared by the top-up workflow (deterministic code) and the code that starts or
- * signals it. Pure: no Node or I/O imports, so workflows may import it.
+ * signals it. Pure: no Node or I/O imports, so workflows may import it. The workflow's type, id
+ * (`topup-<id>`) and task queue are in src/temporal/catalog.ts.
  */
 
-export const TOPUP_WORKFLOW = 'topUpWorkflow';
 /** Sent when a payment was recorded for the top-up (test checkout or Stripe webhook). */
 export const TOPUP_PAID_SIGNAL = 'paid';
 
-export const topUpWorkflowId = (topUpId: string) => `topup-${topUpId}`;
 /** The ledger key of a top-up's grant: a second grant of the same top-up is ignored. */
 export const topUpLedgerKey = (topUpId: string) => `topup:${topUpId}`;
 

@@ -2,7 +2,7 @@ import { topUpJson } from '../billing/billing.presenter';
 import { topUpRepository } from '../db/top-up.repository';
 import { workspaceRepository } from '../db/workspace.repository';
 import { parseArgs, requireOption, UsageError, uuidArg } from './args';
-import type { CliContext } from './main';
+import type { CliContext } from './command';
 
 export const billingCommands: Record<string, (argv: string[], ctx: CliContext) => Promise<void>> = {
   /** For support staff: a workspace's top-ups, newest first, with their workflow ids. */

@@ -3,6 +3,7 @@ import { createDb, type Db } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 import { adminCommands } from './admin.commands';
 import { billingCommands } from './billing.commands';
+import type { Command } from './command';
 import { parseArgs, UsageError } from './args';
 import { opsCommands } from './ops.commands';
 import { webhookCommands } from './webhooks.commands';
@@ -12,13 +13,6 @@ import { webhookCommands } from './webhooks.commands';
  * exits 2; a failure exits 1.
  */
 
-export interface CliContext {
-  config: Config;
-  db: Db;
-  out: (line: string) => void;
-}
-
-type Command = (argv: string[], ctx: CliContext) => Promise<void>;
 
 const commands: Record<string, Command> = {
   async migrate(argv, { db, out }) {

@@ -41,6 +41,9 @@ export function creditLedgerRepository(db: Db) {
       if (opts.before !== undefined) q.andWhere('id', '<', opts.before);
       return q.orderBy('id', 'desc').limit(opts.limit ?? MAX_LEDGER_ENTRIES_LISTED).select('id', 'workspace_id', 'bucket', 'delta', 'reason', 'created_at');
     },
+    async findByUniqueKey(uniqueKey: string): Promise<{ bucket: CreditBucket; delta: number } | undefined> {
+      return db('credit_ledger').where({ unique_key: uniqueKey }).first();
+    },
     async balance(workspaceId: string, bucket: CreditBucket): Promise<number> {
       const row = await db('credit_ledger').where({ workspace_id: workspaceId, bucket }).sum({ total: 'delta' }).first();
       return Number(row?.total ?? 0);

@@ -1,29 +1,14 @@
-import type { CostsQuery, UsageQuery } from '../billing/billing.schemas';
+import { usagePeriod, type CostsQuery, type UsageQuery } from '../billing/billing.schemas';
 import { costEventRepository } from '../db/cost-event.repository';
 import type { Db } from '../db/knex';
-import { usageRepository, type Period } from '../db/usage.repository';
-import { invalidRequest } from '../domain/errors';
+import { usageRepository } from '../db/usage.repository';
 import { costEventJson, usageReportJson } from './usage.presenter';
 
-/** Longest period one GET /usage answers (its by_day list has a row per day). */
-export const MAX_USAGE_DAYS = 366;
+export { currentMonth } from '../billing/billing.schemas';
 
-/** The current UTC month, the default period of GET /usage. */
-export function currentMonth(now = new Date()): Period {
-  return { from: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)), to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)) };
-}
-
-function periodOf(q: UsageQuery): Period {
-  const month = currentMonth();
-  const to = q.to ? new Date(q.to) : month.to;
-  const from = q.from ? new Date(q.from) : q.to ? new Date(to.getTime() - 31 * 86_400_000) : month.from;
-  if (to.getTime() <= from.getTime()) throw invalidRequest('to must be after from', { from: from.toISOString(), to: to.toISOString() });
-  if (to.getTime() - from.getTime() > MAX_USAGE_DAYS * 86_400_000) throw invalidRequest(`A usage period can span at most ${MAX_USAGE_DAYS} days`, { max_days: MAX_USAGE_DAYS });
-  return { from, to };
-}
-
+/** GET /usage for a validated query (the route's schema has checked the period's order and span). */
 export async function usageReport(db: Db, workspaceId: string, q: UsageQuery) {
-  const period = periodOf(q);
+  const period = usagePeriod(q);
   return usageReportJson(period, await usageRepository(db).figures(workspaceId, period));
 }
 
