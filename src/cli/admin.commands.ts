@@ -53,7 +53,8 @@ export const adminCommands: Record<string, (argv: string[], ctx: CliContext) => 
     if (str(args, 'plan')) changes.plan = str(args, 'plan') === 'none' ? null : oneOf(str(args, 'plan')!, PLANS, 'plan');
     if (str(args, 'plan-active')) changes.plan_active = onOff(str(args, 'plan-active')!, 'plan-active');
     if (str(args, 'rate-limit')) changes.rate_limit_per_minute = wholeNumber(str(args, 'rate-limit')!, 'rate-limit');
-    if (str(args, 'max-concurrent-searches')) changes.max_concurrent_searches = wholeNumber(str(args, 'max-concurrent-searches')!, 'max-concurrent-searches');
+    // A number overrides the plan's concurrent search limit for this workspace; `plan` clears the override.
+    if (str(args, 'max-concurrent-searches')) changes.max_concurrent_searches = str(args, 'max-concurrent-searches') === 'plan' ? null : wholeNumber(str(args, 'max-concurrent-searches')!, 'max-concurrent-searches');
     if (str(args, 'name')) changes.name = str(args, 'name')!.trim();
     if (Object.keys(changes).length === 0) throw new UsageError('nothing to update: give --api-access, --frozen, --plan, --plan-active, --rate-limit, --max-concurrent-searches or --name');
     const updated = (await workspaceRepository(ctx.db).update(args.positionals[0], changes))!;
@@ -65,7 +66,7 @@ export const adminCommands: Record<string, (argv: string[], ctx: CliContext) => 
       api_access: updated.api_access_enabled,
       frozen: updated.frozen,
       rate_limit: updated.rate_limit_per_minute,
-      max_concurrent_searches: updated.max_concurrent_searches,
+      max_concurrent_searches: updated.max_concurrent_searches ?? 'plan',
     };
     ctx.out(args.options.json ? JSON.stringify(view) : `Updated workspace ${updated.id}: ${Object.entries(view).slice(1).map(([k, v]) => `${k}=${v}`).join(' ')}`);
   },

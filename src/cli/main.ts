@@ -30,7 +30,7 @@ const USAGE = `usage: npm run cli -- <command> [options]
 commands:
   migrate
   workspaces create --name N [--plan trial|starter|growth|enterprise|none] [--credits N] [--json]
-  workspaces update ID [--api-access on|off] [--frozen on|off] [--plan P] [--plan-active on|off] [--rate-limit N] [--max-concurrent-searches N] [--json]
+  workspaces update ID [--api-access on|off] [--frozen on|off] [--plan P] [--plan-active on|off] [--rate-limit N] [--max-concurrent-searches N|plan] [--json]
   keys create --workspace ID --name N --scopes a,b|* [--funding workspace|contract_pool] [--env live|test] [--rate-limit N] [--expires-at ISO] [--json]
   keys list --workspace ID [--json]
   keys revoke KEY_ID [--json]

@@ -11,7 +11,8 @@ export interface Workspace {
   api_access_enabled: boolean;
   frozen: boolean;
   rate_limit_per_minute: number;
-  max_concurrent_searches: number;
+  /** This workspace's own concurrent search limit; null: its plan's (plans.max_concurrent_searches). */
+  max_concurrent_searches: number | null;
   created_at: Date;
   updated_at: Date;
 }

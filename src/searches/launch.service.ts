@@ -4,6 +4,7 @@ import { costEventRepository } from '../db/cost-event.repository';
 import { creditLedgerRepository, type CreditBucket } from '../db/credit-ledger.repository';
 import { idempotencyKeyRepository } from '../db/idempotency-key.repository';
 import type { Db } from '../db/knex';
+import { planRepository } from '../db/plan.repository';
 import { projectRepository } from '../db/project.repository';
 import { searchPassRepository } from '../db/search-pass.repository';
 import { searchRepository, type SearchRow } from '../db/search.repository';
@@ -19,7 +20,28 @@ import { searchEventData } from './searches.presenter';
 export const LAUNCH_ROUTE = 'launch_search';
 /** Searches waiting for a slot before launches are refused (DESIGN.md §4). */
 export const MAX_QUEUED_SEARCHES = 50;
-export const MAX_LAUNCHES_PER_DAY = 500;
+/** Limits of a workspace whose plan is not in the plans table (the starter plan's). */
+export const DEFAULT_MAX_CONCURRENT_SEARCHES = 3;
+export const DEFAULT_MAX_LAUNCHES_PER_DAY = 500;
+
+export interface SearchLimits {
+  /** Searches running at once; more wait for a slot. */
+  concurrent: number;
+  /** Launches per UTC day. */
+  daily: number;
+}
+
+/**
+ * The plan's concurrent and daily search limits (DESIGN.md §8), with the workspace's own
+ * concurrency override (workspaces.max_concurrent_searches) when it has one.
+ */
+export async function searchLimits(trx: Db, workspace: Pick<Workspace, 'plan' | 'max_concurrent_searches'>): Promise<SearchLimits> {
+  const plan = workspace.plan ? await planRepository(trx).find(workspace.plan) : undefined;
+  return {
+    concurrent: workspace.max_concurrent_searches ?? plan?.max_concurrent_searches ?? DEFAULT_MAX_CONCURRENT_SEARCHES,
+    daily: plan?.max_daily_searches ?? DEFAULT_MAX_LAUNCHES_PER_DAY,
+  };
+}
 
 export interface LaunchRequest {
   workspace: Workspace;
@@ -99,9 +121,10 @@ export async function launchSearch(db: Db, req: LaunchRequest): Promise<LaunchRe
     const { criteria, jdText, confidence } = resolveCriteria(body);
     planCheck(workspace);
 
-    if ((await searches.launchedToday(workspace.id)) >= MAX_LAUNCHES_PER_DAY) {
+    const limits = await searchLimits(trx, workspace);
+    if ((await searches.launchedToday(workspace.id)) >= limits.daily) {
       const retryAfter = 86_400 - (Math.floor(Date.now() / 1000) % 86_400);
-      throw new AppError('daily_search_limit', 429, `At most ${MAX_LAUNCHES_PER_DAY} searches can be launched per UTC day`, { retry_after_seconds: retryAfter, limit: MAX_LAUNCHES_PER_DAY }, { 'Retry-After': String(retryAfter) });
+      throw new AppError('daily_search_limit', 429, `At most ${limits.daily} searches can be launched per UTC day on the ${workspace.plan} plan`, { retry_after_seconds: retryAfter, limit: limits.daily }, { 'Retry-After': String(retryAfter) });
     }
     const { running, queued } = await searches.activeCounts(workspace.id);
     if (queued >= MAX_QUEUED_SEARCHES) {
@@ -129,7 +152,7 @@ export async function launchSearch(db: Db, req: LaunchRequest): Promise<LaunchRe
     await ledger.append({ workspaceId: workspace.id, bucket, delta: -1, reason: 'search:launch', uniqueKey: reserveKey(search.id, 1) });
     await costEventRepository(trx).record({ workspaceId: workspace.id, requestId: req.requestId ?? null, action: LAUNCH_ROUTE, keyId: req.key.id, credits: 1, uniqueKey: reserveKey(search.id, 1) });
     // Only a launch that has to wait its turn is "queued" for subscribers.
-    if (running + queued >= workspace.max_concurrent_searches) {
+    if (running + queued >= limits.concurrent) {
       await writeEvent(trx, { workspaceId: workspace.id, type: 'search.queued', data: searchEventData(search, req.baseUrl), dedupeKey: `search.queued:${search.id}:1` });
     }
     return { search, reused: false };

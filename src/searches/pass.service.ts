@@ -12,7 +12,7 @@ import { scoreProfile } from '../domain/scoring';
 import { AppError } from '../domain/errors';
 import { writeEvent } from '../events/outbox';
 import { PAGE_SIZE, type ProfileSource } from '../providers/profile-source';
-import { refundKey, reserveKey } from './launch.service';
+import { refundKey, reserveKey, searchLimits } from './launch.service';
 import { searchEventData } from './searches.presenter';
 import { workflowIds } from '../temporal/workflow-ids';
 import { shortlistSnapshot, writeShortlistChanged } from '../shortlist/shortlist.service';
@@ -54,7 +54,7 @@ export async function claimSlot(db: Db, ref: PassRef, baseUrl: string): Promise<
     if (current.status === 'running') return { claimed: true }; // a retried claim
     if (current.status !== 'queued') throw new AppError('search_not_queued', 409, `search ${ref.searchId} is ${current.status}, cannot start pass ${ref.pass}`);
     const running = await searches.runningCount(workspace.id);
-    if (running >= workspace.max_concurrent_searches || (await searches.olderQueuedExists(current))) return { claimed: false };
+    if (running >= (await searchLimits(trx, workspace)).concurrent || (await searches.olderQueuedExists(current))) return { claimed: false };
     const started = await searches.markRunning(ref.searchId);
     await searchPassRepository(trx).update(ref.searchId, ref.pass, { status: 'running' });
     await writeEvent(trx, { workspaceId: workspace.id, type: 'search.started', data: searchEventData(started, baseUrl), dedupeKey: `search.started:${ref.searchId}:${ref.pass}` });

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { creditLedgerRepository } from '../../src/db/credit-ledger.repository';
+import { searchLimits } from '../../src/searches/launch.service';
+import { catalog } from '../../src/temporal/catalog';
 import { workspaceWithKey, keyFor, type KeyFixture } from '../support/fixtures';
 import { createProject, launch, softwareCriteria, waitForSearch } from '../support/searches';
 import { startTestStack, type TestStack } from '../support/stack';
@@ -153,5 +155,36 @@ describe('launch refusals', () => {
     const daily = await launch(stack, busy.headers, project, { criteria: softwareCriteria });
     expectCode(daily, 429, 'daily_search_limit');
     expect(await balance(busy.workspace.id)).toBe(5);
+  });
+
+  it("uses the plan's concurrent and daily search limits, and a workspace's own concurrency override", async () => {
+    expect(await searchLimits(stack.db, { plan: 'growth', max_concurrent_searches: null })).toEqual({ concurrent: 5, daily: 2000 });
+    expect(await searchLimits(stack.db, { plan: 'growth', max_concurrent_searches: 7 })).toEqual({ concurrent: 7, daily: 2000 });
+    expect(await searchLimits(stack.db, { plan: 'trial', max_concurrent_searches: 0 })).toEqual({ concurrent: 0, daily: 20 });
+
+    const trial = await workspaceWithKey(stack.db, { plan: 'trial', credits: 5 });
+    expect(trial.workspace.max_concurrent_searches).toBeNull();
+    const project = await createProject(stack, trial.headers);
+    const rows = (status: string, n: number) =>
+      Array.from({ length: n }, () => ({ id: randomUUID(), workspace_id: trial.workspace.id, project_id: project, status, criteria: JSON.stringify(softwareCriteria), funding_bucket: 'workspace' }));
+    const [running] = await stack.db('searches').insert(rows('running', 1)).returning('id');
+    // Trial: one search at once, so this launch waits its turn (search.queued).
+    const waiting = await launch(stack, trial.headers, project, { criteria: softwareCriteria });
+    expect(waiting.status).toBe(201);
+    const queuedEvents = () => stack.db('outbox_events').where({ type: 'search.queued' }).whereRaw(`data->>'search_id' = ?`, [waiting.body.data.id]);
+    expect(await queuedEvents()).toHaveLength(1);
+    expect((await stack.db('searches').where({ id: waiting.body.data.id }).first()).status).toBe('queued');
+
+    // Trial: 20 launches a UTC day.
+    await stack.db('searches').insert(rows('complete', 18));
+    const daily = await launch(stack, trial.headers, project, { criteria: softwareCriteria });
+    expectCode(daily, 429, 'daily_search_limit');
+    expect(daily.body.error.details).toMatchObject({ limit: 20 });
+
+    // The workspace's own override beats the plan's concurrency: the waiting search gets its slot.
+    await stack.db('workspaces').where({ id: trial.workspace.id }).update({ max_concurrent_searches: 2 });
+    await stack.temporal.client.workflow.getHandle(catalog.search.id(waiting.body.data.id, 1)).signal('slotFreed');
+    await waitForSearch(stack, trial.headers, waiting.body.data.id);
+    await stack.db('searches').where({ id: running.id }).update({ status: 'complete' });
   });
 });
