@@ -65,7 +65,9 @@ it('catalogs every billing and usage route with its scope and an honest cost', (
 it('lists billing.topped_up among the OpenAPI webhooks, and webhooks accept it', async () => {
   const doc = (await stack.request('GET', '/v1/openapi.json')).body;
   expect(Object.keys(doc.webhooks)).toContain('billing.topped_up');
-  expect(doc.paths['/billing/top-up'].post.requestBody.content['application/json'].schema).toMatchObject({ type: 'object', required: ['amount_usd'], properties: { amount_usd: { type: 'number', minimum: 10, maximum: 10000 } } });
+  expect(doc.paths['/billing/top-up'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/TopUpRequest' });
+  expect(doc.components.schemas.TopUpRequest).toMatchObject({ type: 'object', required: ['amount_usd'], properties: { amount_usd: { type: 'number', minimum: 10, maximum: 10000 } } });
+  expect(doc.webhooks['billing.topped_up'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/BillingToppedUpEvent' });
   const f = await workspaceWithKey(stack.db);
   const res = await stack.request('POST', '/v1/webhooks', { headers: f.headers, body: { url: 'https://93.184.215.14/hook', events: ['billing.topped_up'] } });
   expect(res.status).toBe(201);

@@ -80,7 +80,7 @@ describe('GET /v1/openapi.json and /docs', () => {
     expect(launch.responses['400'].description).toEqual(expect.stringContaining('idempotency_key_required'));
     expect(launch.responses['402'].description).toEqual(expect.stringContaining('shortlist_allocation_exhausted'));
     expect(res.body.paths['/searches/{searchId}/database-pass'].post.requestBody.required).toBe(false);
-    expect(Object.keys(res.body.webhooks).sort()).toEqual(['search.completed', 'search.failed', 'search.queued', 'search.started', 'shortlist.changed', 'webhook.test']);
+    expect(Object.keys(res.body.webhooks).sort()).toEqual(['billing.topped_up', 'search.completed', 'search.failed', 'search.queued', 'search.started', 'shortlist.changed', 'webhook.test']);
     expect(res.body.paths['/projects'].post.security).toEqual([{ bearer: ['searches:write'] }]);
   });
 

@@ -564,6 +564,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/billing/top-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a credit top-up of amount_usd (10 to 10,000, two decimals at most): answers the checkout url, the credits it buys and test_mode.
+         * @description Free: creates a checkout link and uses no credits; nothing is charged until someone pays there, and then the amount buys floor(amount_usd / the plan's usd_per_credit) credits. Any valid API key.
+         */
+        post: operations["create_top_up"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Credits of the bucket the calling key draws from, both buckets, and the workspace's plan.
+         * @description Free: billing reads use no credits. Scope: `billing:read`.
+         */
+        get: operations["get_balance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/top-ups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The newest 200 top-ups with status open, paid or expired; meta.total counts all.
+         * @description Free: billing reads use no credits. Scope: `billing:read`.
+         */
+        get: operations["list_top_ups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The newest 200 credit ledger entries of both buckets; ?before=<entry id> reads older ones.
+         * @description Free: billing reads use no credits. Scope: `billing:read`.
+         */
+        get: operations["list_ledger_entries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Requests, credits, dollars and searches of a period (default the current UTC month), in total and per UTC day.
+         * @description Free: usage reads use no credits. Scope: `usage:read`.
+         */
+        get: operations["get_usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/usage/costs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cost events, newest first (at most 500; meta.total counts all matches), by request_id, action, from and to; each carries the request id of the call that caused it.
+         * @description Free: usage reads use no credits. Scope: `usage:read`.
+         */
+        get: operations["list_cost_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "search.queued": {
@@ -686,6 +806,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "billing.topped_up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The billing.topped_up event
+         * @description POSTed to subscribed endpoints, signed in the Service-Signature header (t=<unix time>,v1=<hex HMAC-SHA256 of "t.body">); answer 2xx within 10 s.
+         */
+        post: operations["event_billing_topped_up"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -766,10 +906,15 @@ export interface components {
         UpdateWebhook: {
             /** @description Public https URL; private, loopback, link-local and metadata addresses are refused */
             url?: string;
-            /** @description Event types (search.queued, search.started, search.completed, search.failed, shortlist.changed, webhook.test) or ["*"] for every event, including types added later */
+            /** @description Event types (search.queued, search.started, search.completed, search.failed, shortlist.changed, webhook.test, billing.topped_up) or ["*"] for every event, including types added later */
             events?: string[];
             /** @description true turns a disabled endpoint back on and clears its abandon count */
             enabled?: boolean;
+        };
+        /** @description A credit top-up */
+        TopUpRequest: {
+            /** @description US dollars to pay, 10 to 10000, at most two decimals */
+            amount_usd: number;
         };
         SearchQueuedEvent: {
             /** @description Event id (evt_…); the same on every redelivery */
@@ -906,6 +1051,36 @@ export interface components {
             /** Format: uuid */
             webhook_id: string;
             message: string;
+        };
+        BillingToppedUpEvent: {
+            /** @description Event id (evt_…); the same on every redelivery */
+            id: string;
+            /** @constant */
+            type: "billing.topped_up";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            /** @constant */
+            api_version: "2026-11-20";
+            data: components["schemas"]["ToppedUpData"];
+        };
+        ToppedUpData: {
+            /** Format: uuid */
+            top_up_id: string;
+            amount_usd: number;
+            shortlists: number;
+            /** @enum {string} */
+            bucket: "workspace" | "contract_pool";
+            /** @description balance of the bucket after the grant */
+            credits: number;
+            test_mode: boolean;
+            paid_at: string | null;
+            links: {
+                balance: string;
+                top_ups: string;
+                ledger: string;
+            };
         };
         Health: {
             ok: boolean;
@@ -1262,6 +1437,123 @@ export interface components {
             response_excerpt: string | null;
             /** Format: date-time */
             at: string;
+        };
+        TopUpCheckout: {
+            /**
+             * Format: uuid
+             * @description top-up id
+             */
+            id: string;
+            /** @description checkout link; nothing is charged until someone pays there */
+            url: string;
+            amount_usd: number;
+            /** @description credits the amount buys at the plan's rate */
+            shortlists: number;
+            test_mode: boolean;
+            /** @enum {string} */
+            status: "open" | "paid" | "expired";
+            /** Format: date-time */
+            expires_at: string;
+        };
+        Balance: {
+            /** @description balance of the bucket the calling key draws from */
+            credits: number;
+            buckets: {
+                workspace: number;
+                contract_pool: number;
+            };
+            plan: {
+                name: string | null;
+                active: boolean;
+                usd_per_credit: number | null;
+            };
+        };
+        TopUp: {
+            /**
+             * Format: uuid
+             * @description top-up id
+             */
+            id: string;
+            /** @description checkout link; nothing is charged until someone pays there */
+            url: string;
+            amount_usd: number;
+            /** @description credits the amount buys at the plan's rate */
+            shortlists: number;
+            test_mode: boolean;
+            /** @enum {string} */
+            status: "open" | "paid" | "expired";
+            /** Format: date-time */
+            expires_at: string;
+            /** @enum {string} */
+            bucket: "workspace" | "contract_pool";
+            /** @enum {string} */
+            provider: "test" | "stripe";
+            /** Format: date-time */
+            created_at: string;
+            paid_at: string | null;
+            granted_at: string | null;
+        };
+        LedgerEntry: {
+            /** @description entry id (pass as ?before= to read older entries) */
+            id: string;
+            /** @enum {string} */
+            bucket: "workspace" | "contract_pool";
+            delta: number;
+            reason: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        UsageReport: {
+            period: {
+                /** Format: date-time */
+                from: string;
+                /** Format: date-time */
+                to: string;
+            };
+            requests: {
+                total: number;
+                by_action: {
+                    [key: string]: number;
+                };
+            };
+            credits: {
+                used: number;
+                refunded: number;
+                granted: number;
+            };
+            usd: {
+                total: number;
+                by_action: {
+                    [key: string]: number;
+                };
+            };
+            searches: {
+                launched: number;
+                complete: number;
+                failed: number;
+            };
+            by_day: {
+                /** Format: date */
+                date: string;
+                requests: number;
+                credits_used: number;
+                usd: number;
+            }[];
+        };
+        CostEvent: {
+            /** Format: uuid */
+            id: string;
+            /** @description X-Request-Id of the call that caused it */
+            request_id: string | null;
+            action: string;
+            key_id: string | null;
+            /** @description credits used; negative for a refund */
+            credits: number;
+            usd: number;
+            units: number;
+            provider: string | null;
+            /** Format: date-time */
+            created_at: string;
         };
         Error: {
             error: {
@@ -7570,6 +7862,1075 @@ export interface operations {
             };
         };
     };
+    create_top_up: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount_usd": 50
+                 *     }
+                 */
+                "application/json": components["schemas"]["TopUpRequest"];
+            };
+        };
+        responses: {
+            /** @description The open top-up and its checkout link */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TopUpCheckout"];
+                        meta: {
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description error.code: `invalid_request` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "missing_api_key",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `plan_required`, `no_active_plan` */
+            402: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "plan_required",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `api_access_disabled` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "api_access_disabled",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `provider_error` */
+            502: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "provider_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "service_unavailable",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_balance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Balance"];
+                        meta: {
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description error.code: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "missing_api_key",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `api_access_disabled`, `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "api_access_disabled",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_top_ups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest top-ups */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TopUp"][];
+                        meta: {
+                            request_id: string;
+                            /** @description How many items there are in all */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description error.code: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "missing_api_key",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `api_access_disabled`, `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "api_access_disabled",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_ledger_entries: {
+        parameters: {
+            query?: {
+                /** @description only entries older than this entry id */
+                before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ledger entries, newest first */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LedgerEntry"][];
+                        meta: {
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description error.code: `invalid_request` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "missing_api_key",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `api_access_disabled`, `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "api_access_disabled",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_usage: {
+        parameters: {
+            query?: {
+                /** @description inclusive; default the start of the current UTC month */
+                from?: string;
+                /** @description exclusive; default the start of the next UTC month; at most 366 days after from */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage of the period */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UsageReport"];
+                        meta: {
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description error.code: `invalid_request` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "missing_api_key",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `api_access_disabled`, `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "api_access_disabled",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_cost_events: {
+        parameters: {
+            query?: {
+                /** @description the X-Request-Id of a call */
+                request_id?: string;
+                /** @description operation name, e.g. launch_search, expand_project, search_refund */
+                action?: string;
+                /** @description inclusive */
+                from?: string;
+                /** @description exclusive; pass the oldest created_at seen to read older rows */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cost events, newest first */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CostEvent"][];
+                        meta: {
+                            request_id: string;
+                            /** @description How many items there are in all */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description error.code: `invalid_request` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "missing_api_key",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `api_access_disabled`, `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "api_access_disabled",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     event_search_queued: {
         parameters: {
             query?: never;
@@ -7690,6 +9051,28 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_billing_topped_up: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BillingToppedUpEvent"];
             };
         };
         responses: {
