@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { LedgerRow } from '../db/credit-ledger.repository';
 import type { TopUpRow } from '../db/top-up.repository';
-import type { balanceResult, ledgerEntry, topUpResource, topUpResult } from './billing.schemas';
+import type { balanceResult, ledgerEntry, toppedUpData, topUpResource, topUpResult } from './billing.schemas';
 
 /** JSON shapes of billing sent to clients and in events. */
 
@@ -34,7 +34,7 @@ export const ledgerEntryJson = (e: LedgerRow): z.infer<typeof ledgerEntry> => ({
 export type BalanceJson = z.infer<typeof balanceResult>;
 
 /** `billing.topped_up` event data: ids, counts and links, as every event. */
-export function toppedUpEventData(t: TopUpRow, credits: number, baseUrl: string) {
+export function toppedUpEventData(t: TopUpRow, credits: number, baseUrl: string): z.infer<typeof toppedUpData> {
   return {
     top_up_id: t.id,
     amount_usd: Number(t.amount_usd),
