@@ -26,14 +26,18 @@ function keyApiRouter(routes: readonly RouteDef[], deps: ApiDeps): Router<ApiSta
   const router = new Router<ApiState>({ prefix: '/v1' });
   for (const route of routes) {
     // Authentication comes before any other work; bodies are read only for a matched route.
-    router.register(toRouterPath(route.path), [route.method], [
-      authenticate(route, deps),
-      countUsage(route, deps),
-      jsonBody(),
-      async (ctx) => {
-        await route.run(ctx as unknown as ApiContext, deps, routes);
-      },
-    ]);
+    router.register(
+      toRouterPath(route.path),
+      [route.method],
+      [
+        authenticate(route, deps),
+        countUsage(route, deps),
+        jsonBody(),
+        async (ctx) => {
+          await route.run(ctx, deps, routes);
+        },
+      ],
+    );
   }
   return router;
 }
@@ -111,7 +115,11 @@ export function createApp(deps: ApiDeps, routes: readonly RouteDef[] = routeTabl
   // Stripe's webhook: verified over the raw bytes, so no JSON body parser runs before it.
   web.post('/api/billing/stripe-webhook', async (ctx) => {
     const raw = await readRawBody(ctx.req);
-    const answer = await handleStripeWebhook({ db: deps.db, temporal: deps.temporal, logger: ctx.state.log, config: deps.config }, raw, ctx.get('Stripe-Signature') || undefined);
+    const answer = await handleStripeWebhook(
+      { db: deps.db, temporal: deps.temporal, logger: ctx.state.log, config: deps.config },
+      raw,
+      ctx.get('Stripe-Signature') || undefined,
+    );
     ctx.set('Cache-Control', 'no-store');
     ctx.status = answer.status;
     ctx.body = answer.body;

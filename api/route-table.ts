@@ -11,4 +11,15 @@ import { usageRoutes } from './routes/usage.routes';
 import { webhookRoutes } from './routes/webhooks.routes';
 
 /** Every key-API route, in catalog order. Registers the router, feeds /actions and OpenAPI. */
-export const routeTable: readonly RouteDef[] = [...healthRoutes, ...catalogRoutes, ...projectRoutes, ...searchRoutes, ...searchPassRoutes, ...shortlistRoutes, ...referenceRoutes, ...webhookRoutes, ...billingRoutes, ...usageRoutes];
+export const routeTable: readonly RouteDef[] = [
+  ...healthRoutes,
+  ...catalogRoutes,
+  ...projectRoutes,
+  ...searchRoutes,
+  ...searchPassRoutes,
+  ...shortlistRoutes,
+  ...referenceRoutes,
+  ...webhookRoutes,
+  ...billingRoutes,
+  ...usageRoutes,
+];

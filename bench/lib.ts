@@ -53,7 +53,10 @@ export async function startBenchStack(opts: { dataDir: string; persistent: boole
 }
 
 /** The environment of the benchmark's API and worker: production mode against the private stack. */
-export function productionEnv(stack: { infra: { databaseUrl: string; temporalAddress: string }; apiPort: number }, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+export function productionEnv(
+  stack: { infra: { databaseUrl: string; temporalAddress: string }; apiPort: number },
+  extra: NodeJS.ProcessEnv = {},
+): NodeJS.ProcessEnv {
   return {
     ...process.env,
     NODE_ENV: 'production',
@@ -150,4 +153,3 @@ export async function load(url: string, headers: Record<string, string>, clients
   latencies.sort((a, b) => a - b);
   return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, requests: latencies.length };
 }
-

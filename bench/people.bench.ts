@@ -34,7 +34,15 @@ async function main(): Promise<void> {
     await waitFor('apis and worker', async () => (await fetch(`${bases.on}/health?worker=true`)).ok && (await fetch(`${bases.off}/health`)).ok, 120_000, 500);
 
     const workspace = await workspaceRepository(db).create({ name: 'Bench', plan: 'enterprise', credits: 10, rate_limit_per_minute: 10_000_000 });
-    const { raw } = await apiKeyRepository(db).issue({ workspaceId: workspace.id, name: 'bench', scopes: ['*'], fundingMode: 'workspace', environment: 'test', rateLimitPerMinute: 10_000_000, expiresAt: null });
+    const { raw } = await apiKeyRepository(db).issue({
+      workspaceId: workspace.id,
+      name: 'bench',
+      scopes: ['*'],
+      fundingMode: 'workspace',
+      environment: 'test',
+      rateLimitPerMinute: 10_000_000,
+      expiresAt: null,
+    });
     const headers = { Authorization: `Bearer ${raw}`, 'Content-Type': 'application/json' };
     const project = await projectRepository(db).create(workspace.id, 'Bench project');
     const launched = (await fetch(`${bases.on}/projects/${project.id}/searches`, {
@@ -42,7 +50,13 @@ async function main(): Promise<void> {
       headers: { ...headers, 'Idempotency-Key': `bench-${randomUUID()}` },
       body: JSON.stringify({ criteria: { family: 'software_engineering', read_budget: 200, target: 200, shortlist_threshold: 100 } }),
     }).then((r) => r.json())) as { data: { id: string } };
-    await waitFor('the search', async () => ((await (await fetch(`${bases.on}/searches/${launched.data.id}`, { headers })).json()) as { data: { status: string } }).data.status === 'complete', 60_000, 100);
+    await waitFor(
+      'the search',
+      async () =>
+        ((await (await fetch(`${bases.on}/searches/${launched.data.id}`, { headers })).json()) as { data: { status: string } }).data.status === 'complete',
+      60_000,
+      100,
+    );
 
     const path_ = `/searches/${launched.data.id}/people?limit=100&profile=false`;
     for (const mode of ['off', 'on'] as const) await load(`${bases[mode]}${path_}`, headers, CLIENTS, 3); // warm-up
@@ -50,14 +64,20 @@ async function main(): Promise<void> {
     const p99: Record<'on' | 'off', number[]> = { on: [], off: [] };
     log(`\n== GET ${path_}, ${CLIENTS} clients, ${ROUNDS} alternating rounds of ${SECONDS} s per mode ==`);
     for (let round = 0; round < ROUNDS; round++) {
-      for (const mode of (round % 2 === 0 ? ['off', 'on'] : ['on', 'off']) as ('on' | 'off')[]) {
+      for (const mode of (round % 2 === 0 ? ['off', 'on'] : ['on', 'off'])) {
         const r = await load(`${bases[mode]}${path_}`, headers, CLIENTS, SECONDS);
         rps[mode].push(r.rps);
         p99[mode].push(r.p99);
-        log(`  round ${round + 1} counting ${mode.padEnd(3)} ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.errors} errors`);
+        log(
+          `  round ${round + 1} counting ${mode.padEnd(3)} ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.errors} errors`,
+        );
       }
     }
-    const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+    const median = (xs: number[]) =>
+      percentile(
+        [...xs].sort((a, b) => a - b),
+        50,
+      );
     const [on, off] = [median(rps.on), median(rps.off)];
     log(`\n  counting off: median ${off.toFixed(0)} req/s (p99 median ${median(p99.off).toFixed(1)} ms)`);
     log(`  counting on:  median ${on.toFixed(0)} req/s (p99 median ${median(p99.on).toFixed(1)} ms)`);

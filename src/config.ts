@@ -20,46 +20,55 @@ const cidrList = z
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
-const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  DATABASE_URL: z
-    .string({ error: 'is required (a postgres:// connection string)' })
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string'),
-  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
-  TEMPORAL_ADDRESS: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port').default('localhost:7233'),
-  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
-  TEMPORAL_TASK_QUEUE: z.string().min(1).default('sourcing'),
-  PUBLIC_BASE_URL: httpUrl.optional(),
-  API_URL: httpUrl.optional(),
-  APP_URL: httpUrl.optional(),
-  SECRETS_KEY: z
-    .string({ error: 'is required (32 random bytes, base64)' })
-    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes encoded as base64'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  WEBHOOK_RETRY_SCHEDULE: secondsList.prefault(DEFAULT_RETRY_SCHEDULE),
-  WEBHOOK_ALLOWED_PRIVATE_CIDRS: cidrList.prefault(''),
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
-  SEARCH_PAGE_DELAY_MS: z.coerce.number().int().min(0).default(0),
-  SWEEP_SCHEDULES_ON_START: z.enum(['true', 'false']).default('true'),
-  UNAUTHENTICATED_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
-  PAYMENTS_PROVIDER: z.enum(['test', 'stripe']).default('test'),
-  // Seconds an unpaid top-up stays payable (DESIGN.md §8: 24 h); tests scale it down.
-  TOPUP_EXPIRY: z.coerce.number().int().min(1).default(86_400),
-  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_\S+$/, 'must be a Stripe secret key (sk_test_… or sk_live_…)').optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\S+$/, 'must be a Stripe webhook signing secret (whsec_…)').optional(),
-  // Where the Stripe SDK sends its calls; tests point it at stripe-mock.
-  STRIPE_API_BASE: httpUrl.default('https://api.stripe.com'),
-  USAGE_COUNTING: z.enum(['on', 'off']).default('on'),
-  USAGE_FLUSH_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
-}).superRefine((e, ctx) => {
-  if (e.PAYMENTS_PROVIDER !== 'stripe') return;
-  for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
-    if (!e[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when PAYMENTS_PROVIDER=stripe' });
-  }
-});
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    DATABASE_URL: z.string({ error: 'is required (a postgres:// connection string)' }).regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string'),
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    TEMPORAL_ADDRESS: z
+      .string()
+      .regex(/^[^\s:]+:\d+$/, 'must be host:port')
+      .default('localhost:7233'),
+    TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+    TEMPORAL_TASK_QUEUE: z.string().min(1).default('sourcing'),
+    PUBLIC_BASE_URL: httpUrl.optional(),
+    API_URL: httpUrl.optional(),
+    APP_URL: httpUrl.optional(),
+    SECRETS_KEY: z
+      .string({ error: 'is required (32 random bytes, base64)' })
+      .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes encoded as base64'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    WEBHOOK_RETRY_SCHEDULE: secondsList.prefault(DEFAULT_RETRY_SCHEDULE),
+    WEBHOOK_ALLOWED_PRIVATE_CIDRS: cidrList.prefault(''),
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+    TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+    SEARCH_PAGE_DELAY_MS: z.coerce.number().int().min(0).default(0),
+    SWEEP_SCHEDULES_ON_START: z.enum(['true', 'false']).default('true'),
+    UNAUTHENTICATED_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
+    PAYMENTS_PROVIDER: z.enum(['test', 'stripe']).default('test'),
+    // Seconds an unpaid top-up stays payable (DESIGN.md §8: 24 h); tests scale it down.
+    TOPUP_EXPIRY: z.coerce.number().int().min(1).default(86_400),
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_\S+$/, 'must be a Stripe secret key (sk_test_… or sk_live_…)')
+      .optional(),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_\S+$/, 'must be a Stripe webhook signing secret (whsec_…)')
+      .optional(),
+    // Where the Stripe SDK sends its calls; tests point it at stripe-mock.
+    STRIPE_API_BASE: httpUrl.default('https://api.stripe.com'),
+    USAGE_COUNTING: z.enum(['on', 'off']).default('on'),
+    USAGE_FLUSH_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
+  })
+  .superRefine((e, ctx) => {
+    if (e.PAYMENTS_PROVIDER !== 'stripe') return;
+    for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+      if (!e[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when PAYMENTS_PROVIDER=stripe' });
+    }
+  });
 
 export type Env = z.infer<typeof envSchema>;
 

@@ -19,7 +19,8 @@ export const billingRoutes = [
     path: '/billing/top-up',
     auth: 'any',
     cost: 'free',
-    costLine: "Free: creates a checkout link and uses no credits; nothing is charged until someone pays there, and then the amount buys floor(amount_usd / the plan's usd_per_credit) credits.",
+    costLine:
+      "Free: creates a checkout link and uses no credits; nothing is charged until someone pays there, and then the amount buys floor(amount_usd / the plan's usd_per_credit) credits.",
     summary: 'Start a credit top-up of amount_usd (10 to 10,000, two decimals at most): answers the checkout url, the credits it buys and test_mode.',
     tag: 'Billing',
     proposable: true,

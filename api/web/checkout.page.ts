@@ -12,7 +12,12 @@ button{font:600 1rem system-ui;color:#fff;background:#2451b3;border:0;border-rad
 /** Our own pages' headers, except that this page's one form may post back to this origin. */
 export const CHECKOUT_PAGE_HEADERS: Record<string, string> = (() => {
   const headers = pageSecurityHeaders(CHECKOUT_PAGE_STYLE);
-  return { ...headers, 'Content-Security-Policy': headers['Content-Security-Policy'].replace("form-action 'none'", "form-action 'self'"), 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex, nofollow' };
+  return {
+    ...headers,
+    'Content-Security-Policy': headers['Content-Security-Policy'].replace("form-action 'none'", "form-action 'self'"),
+    'Cache-Control': 'no-store',
+    'X-Robots-Tag': 'noindex, nofollow',
+  };
 })();
 
 function page(title: string, body: string): string {
@@ -52,11 +57,20 @@ export function renderPaidPage(t: TopUpRow, again: boolean): string {
     : t.granted_at
       ? `<p class="ok" id="status">Payment received: ${credits} were added to your balance.</p>`
       : `<p class="ok" id="status">Payment received: ${credits} will be added to your balance in a moment.</p>`;
-  return page(again ? 'Already paid' : 'Payment received', `<span class="badge">TEST MODE</span><h1>${again ? 'Already paid' : 'Thank you'}</h1>${summary(t)}${state}`);
+  return page(
+    again ? 'Already paid' : 'Payment received',
+    `<span class="badge">TEST MODE</span><h1>${again ? 'Already paid' : 'Thank you'}</h1>${summary(t)}${state}`,
+  );
 }
 
 export function renderCheckoutErrorPage(status: 404 | 410): string {
   return status === 410
-    ? page('Checkout expired', '<h1 class="bad">This checkout has expired</h1><p class="note" id="status">Nothing was charged. Start a new top-up to buy credits.</p>')
-    : page('Checkout not found', '<h1 class="bad">This checkout link is not valid</h1><p class="note" id="status">Check that you copied the whole address.</p>');
+    ? page(
+        'Checkout expired',
+        '<h1 class="bad">This checkout has expired</h1><p class="note" id="status">Nothing was charged. Start a new top-up to buy credits.</p>',
+      )
+    : page(
+        'Checkout not found',
+        '<h1 class="bad">This checkout link is not valid</h1><p class="note" id="status">Check that you copied the whole address.</p>',
+      );
 }

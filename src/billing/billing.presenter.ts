@@ -29,7 +29,13 @@ export function topUpJson(t: TopUpRow): z.infer<typeof topUpResource> {
   };
 }
 
-export const ledgerEntryJson = (e: LedgerRow): z.infer<typeof ledgerEntry> => ({ id: String(e.id), bucket: e.bucket, delta: e.delta, reason: e.reason, created_at: e.created_at.toISOString() });
+export const ledgerEntryJson = (e: LedgerRow): z.infer<typeof ledgerEntry> => ({
+  id: String(e.id),
+  bucket: e.bucket,
+  delta: e.delta,
+  reason: e.reason,
+  created_at: e.created_at.toISOString(),
+});
 
 export type BalanceJson = z.infer<typeof balanceResult>;
 

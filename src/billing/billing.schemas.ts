@@ -37,7 +37,6 @@ export const costsQuery = z.strictObject({
 export const MAX_USAGE_DAYS = 366;
 const DAY_MS = 86_400_000;
 
-
 /** The current UTC month, the default period of GET /usage. */
 export function currentMonth(now = new Date()): Period {
   return { from: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)), to: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)) };
@@ -62,7 +61,8 @@ export const usageQuery = z
     if (q.to !== undefined && !isoTime.safeParse(q.to).success) return;
     const { from, to } = usagePeriod(q);
     if (to.getTime() <= from.getTime()) ctx.addIssue({ code: 'custom', path: ['to'], message: `must be after from (${from.toISOString()})` });
-    else if (to.getTime() - from.getTime() > MAX_USAGE_DAYS * DAY_MS) ctx.addIssue({ code: 'custom', path: ['to'], message: `a usage period can span at most ${MAX_USAGE_DAYS} days`, params: { max_days: MAX_USAGE_DAYS } });
+    else if (to.getTime() - from.getTime() > MAX_USAGE_DAYS * DAY_MS)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: `a usage period can span at most ${MAX_USAGE_DAYS} days`, params: { max_days: MAX_USAGE_DAYS } });
   });
 
 // ---- responses ----
@@ -101,7 +101,13 @@ export const balanceResult = z
   .meta({ id: 'Balance' });
 
 export const ledgerEntry = z
-  .strictObject({ id: z.string().describe('entry id (pass as ?before= to read older entries)'), bucket: z.enum(FUNDING_MODES), delta: z.int(), reason: z.string(), created_at: datetime })
+  .strictObject({
+    id: z.string().describe('entry id (pass as ?before= to read older entries)'),
+    bucket: z.enum(FUNDING_MODES),
+    delta: z.int(),
+    reason: z.string(),
+    created_at: datetime,
+  })
   .meta({ id: 'LedgerEntry' });
 
 export const costEvent = z

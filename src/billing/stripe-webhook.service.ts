@@ -19,7 +19,11 @@ export interface WebhookAnswer {
  * SDK; each event id is handled once (a redelivery is acknowledged and ignored); a payment is
  * recorded once per top-up whatever order or number of events arrive.
  */
-export async function handleStripeWebhook(deps: Pick<TopUpDeps, 'db' | 'temporal' | 'logger'> & { config: Config }, rawBody: Buffer, signature: string | undefined): Promise<WebhookAnswer> {
+export async function handleStripeWebhook(
+  deps: Pick<TopUpDeps, 'db' | 'temporal' | 'logger'> & { config: Config },
+  rawBody: Buffer,
+  signature: string | undefined,
+): Promise<WebhookAnswer> {
   const secret = deps.config.payments.stripe.webhookSecret;
   if (deps.config.payments.provider !== 'stripe' || !secret) return { status: 404, body: { error: 'Stripe payments are not configured on this service' } };
   let event: Stripe.Event;
@@ -39,7 +43,8 @@ export async function handleStripeWebhook(deps: Pick<TopUpDeps, 'db' | 'temporal
   });
   if (result.handled === 'payment') {
     await result.signal?.(); // after commit: the workflow must find the payment recorded
-    if (result.outcome === 'expired') deps.logger.warn({ top_up_id: topUpId, stripe_event_id: event.id }, 'Stripe reported a payment for an expired top-up; nothing granted');
+    if (result.outcome === 'expired')
+      deps.logger.warn({ top_up_id: topUpId, stripe_event_id: event.id }, 'Stripe reported a payment for an expired top-up; nothing granted');
     return { status: 200, body: { received: true, outcome: result.outcome } };
   }
   return { status: 200, body: { received: true, outcome: result.handled } };

@@ -37,7 +37,9 @@ async function creditPrice(db: Db, workspace: Workspace): Promise<{ plan: string
   planCheck(workspace);
   const plan = await planRepository(db).find(workspace.plan!);
   if (!plan || plan.usd_per_credit === null) {
-    throw new AppError('plan_required', 402, `The ${workspace.plan} plan cannot buy credits; choose a paid plan (starter, growth or enterprise)`, { plan: workspace.plan });
+    throw new AppError('plan_required', 402, `The ${workspace.plan} plan cannot buy credits; choose a paid plan (starter, growth or enterprise)`, {
+      plan: workspace.plan,
+    });
   }
   if (!plan.active) throw new AppError('no_active_plan', 402, `The ${plan.name} plan is not available any more`, { plan: plan.name });
   return { plan: plan.name, usdPerCredit: Number(plan.usd_per_credit) };
@@ -51,7 +53,13 @@ export async function createTopUp(deps: TopUpDeps, req: { workspace: Workspace; 
   const { plan, usdPerCredit } = await creditPrice(deps.db, req.workspace);
   const shortlists = creditsFor(req.amountUsd, usdPerCredit);
   const id = randomUUID();
-  const checkout = await deps.provider.createCheckout({ topUpId: id, workspaceId: req.workspace.id, amountUsd: req.amountUsd, shortlists, expiresInSeconds: deps.expirySeconds });
+  const checkout = await deps.provider.createCheckout({
+    topUpId: id,
+    workspaceId: req.workspace.id,
+    amountUsd: req.amountUsd,
+    shortlists,
+    expiresInSeconds: deps.expirySeconds,
+  });
   const topUps = topUpRepository(deps.db);
   const topUp = await topUps.insert({
     id,
@@ -83,7 +91,13 @@ export async function createTopUp(deps: TopUpDeps, req: { workspace: Workspace; 
     // Without its workflow nobody would grant a payment: close the checkout before anyone pays.
     deps.logger.warn({ err, top_up_id: id }, 'could not start the top-up workflow');
     await topUps.expire(id);
-    throw new AppError('service_unavailable', 503, 'The top-up could not be started; nothing was charged; retry', { retry_after_seconds: 5 }, { 'Retry-After': '5' });
+    throw new AppError(
+      'service_unavailable',
+      503,
+      'The top-up could not be started; nothing was charged; retry',
+      { retry_after_seconds: 5 },
+      { 'Retry-After': '5' },
+    );
   }
   return topUp;
 }
@@ -96,7 +110,8 @@ async function signalPaid(deps: Pick<TopUpDeps, 'temporal' | 'logger'>, topUp: T
   try {
     await deps.temporal.client.workflow.getHandle(topUp.workflow_id).signal(TOPUP_PAID_SIGNAL);
   } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError)) deps.logger.warn({ err, top_up_id: topUp.id }, 'could not signal the top-up workflow; its expiry timer grants the payment');
+    if (!(err instanceof WorkflowNotFoundError))
+      deps.logger.warn({ err, top_up_id: topUp.id }, 'could not signal the top-up workflow; its expiry timer grants the payment');
   }
 }
 
@@ -106,7 +121,11 @@ export type PaymentOutcome = 'paid' | 'already_paid' | 'expired' | 'not_found';
  * Records a payment once: open → paid while the top-up has not expired, then signals its
  * workflow. Paying again, or after expiry, changes nothing.
  */
-export async function recordPayment(deps: Pick<TopUpDeps, 'db' | 'temporal' | 'logger'>, topUp: TopUpRow | undefined, trx: Db = deps.db): Promise<{ outcome: PaymentOutcome; topUp?: TopUpRow; signal?: () => Promise<void> }> {
+export async function recordPayment(
+  deps: Pick<TopUpDeps, 'db' | 'temporal' | 'logger'>,
+  topUp: TopUpRow | undefined,
+  trx: Db = deps.db,
+): Promise<{ outcome: PaymentOutcome; topUp?: TopUpRow; signal?: () => Promise<void> }> {
   if (!topUp) return { outcome: 'not_found' };
   const paid = await topUpRepository(trx).markPaid(topUp.id);
   if (paid) return { outcome: 'paid', topUp: paid, signal: () => signalPaid(deps, paid) };
@@ -115,7 +134,10 @@ export async function recordPayment(deps: Pick<TopUpDeps, 'db' | 'temporal' | 'l
 }
 
 /** The test checkout's "Pay (test mode)" button. */
-export async function payTestCheckout(deps: Pick<TopUpDeps, 'db' | 'temporal' | 'logger'>, token: string): Promise<{ outcome: PaymentOutcome; topUp?: TopUpRow }> {
+export async function payTestCheckout(
+  deps: Pick<TopUpDeps, 'db' | 'temporal' | 'logger'>,
+  token: string,
+): Promise<{ outcome: PaymentOutcome; topUp?: TopUpRow }> {
   const result = await recordPayment(deps, await topUpRepository(deps.db).findByToken(token));
   await result.signal?.();
   return { outcome: result.outcome, topUp: result.topUp };
@@ -141,11 +163,22 @@ export async function grantTopUp(db: Db, topUpId: string, baseUrl: string): Prom
     if (!topUp) throw new AppError('top_up_not_found', 404, `Top-up ${topUpId} not found`);
     if (topUp.status !== 'paid') return { status: topUp.status, granted: false };
     const ledger = creditLedgerRepository(trx);
-    const granted = await ledger.append({ workspaceId: topUp.workspace_id, bucket: topUp.bucket, delta: topUp.shortlists, reason: TOPUP_LEDGER_REASON, uniqueKey: topUpLedgerKey(topUp.id) });
+    const granted = await ledger.append({
+      workspaceId: topUp.workspace_id,
+      bucket: topUp.bucket,
+      delta: topUp.shortlists,
+      reason: TOPUP_LEDGER_REASON,
+      uniqueKey: topUpLedgerKey(topUp.id),
+    });
     if (granted) {
       await topUpRepository(trx).markGranted(topUp.id);
       const credits = await ledger.balance(topUp.workspace_id, topUp.bucket);
-      await writeEvent(trx, { workspaceId: topUp.workspace_id, type: 'billing.topped_up', data: toppedUpEventData(topUp, credits, baseUrl), dedupeKey: `billing.topped_up:${topUp.id}` });
+      await writeEvent(trx, {
+        workspaceId: topUp.workspace_id,
+        type: 'billing.topped_up',
+        data: toppedUpEventData(topUp, credits, baseUrl),
+        dedupeKey: `billing.topped_up:${topUp.id}`,
+      });
     }
     return { status: 'paid', granted };
   });

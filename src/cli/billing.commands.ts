@@ -11,11 +11,19 @@ export const billingCommands: Record<string, (argv: string[], ctx: CliContext) =
     const workspaceId = uuidArg(requireOption(args, 'workspace'), 'workspace');
     if (!(await workspaceRepository(ctx.db).find(workspaceId))) throw new UsageError(`no workspace ${workspaceId}`);
     const { topUps, total } = await topUpRepository(ctx.db).listForWorkspace(workspaceId);
-    if (args.options.json) return ctx.out(JSON.stringify({ workspace_id: workspaceId, total, top_ups: topUps.map((t) => ({ ...topUpJson(t), workflow_id: t.workflow_id })) }));
+    if (args.options.json)
+      return ctx.out(JSON.stringify({ workspace_id: workspaceId, total, top_ups: topUps.map((t) => ({ ...topUpJson(t), workflow_id: t.workflow_id })) }));
     if (topUps.length === 0) return ctx.out(`workspace ${workspaceId} has no top-ups`);
     for (const t of topUps) {
-      const when = t.status === 'paid' ? `paid ${t.paid_at?.toISOString()}${t.granted_at ? ', granted' : ', grant pending'}` : t.status === 'expired' ? `expired ${t.expired_at?.toISOString() ?? ''}` : `open until ${t.expires_at.toISOString()}`;
-      ctx.out(`${t.id}  $${Number(t.amount_usd).toFixed(2)} → ${t.shortlists} credits (${t.bucket})  ${t.provider}${t.test_mode ? ' test' : ''}  ${t.status}  ${when}  ${t.workflow_id}`);
+      const when =
+        t.status === 'paid'
+          ? `paid ${t.paid_at?.toISOString()}${t.granted_at ? ', granted' : ', grant pending'}`
+          : t.status === 'expired'
+            ? `expired ${t.expired_at?.toISOString() ?? ''}`
+            : `open until ${t.expires_at.toISOString()}`;
+      ctx.out(
+        `${t.id}  $${Number(t.amount_usd).toFixed(2)} → ${t.shortlists} credits (${t.bucket})  ${t.provider}${t.test_mode ? ' test' : ''}  ${t.status}  ${when}  ${t.workflow_id}`,
+      );
     }
   },
 };

@@ -1,5 +1,5 @@
 import { loadCliConfig, ConfigError, type Config } from '../config';
-import { createDb, type Db } from '../db/knex';
+import { createDb } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 import { adminCommands } from './admin.commands';
 import { billingCommands } from './billing.commands';
@@ -12,7 +12,6 @@ import { webhookCommands } from './webhooks.commands';
  * The operator CLI: `npm run cli -- <group> <command> [options]`. Bad usage prints one line and
  * exits 2; a failure exits 1.
  */
-
 
 const commands: Record<string, Command> = {
   async migrate(argv, { db, out }) {
@@ -83,5 +82,5 @@ export async function runCli(
 }
 
 if (require.main === module) {
-  runCli(process.argv.slice(2)).then((code) => process.exit(code));
+  void runCli(process.argv.slice(2)).then((code) => process.exit(code));
 }

@@ -52,7 +52,18 @@ export function costEventRepository(db: Db) {
   return {
     async record(e: NewCostEvent): Promise<boolean> {
       const rows = await db('cost_events')
-        .insert({ id: randomUUID(), workspace_id: e.workspaceId, request_id: e.requestId, action: e.action, key_id: e.keyId, credits: e.credits ?? 0, usd: e.usd ?? 0, units: e.units ?? 1, provider: e.provider ?? null, unique_key: e.uniqueKey ?? null })
+        .insert({
+          id: randomUUID(),
+          workspace_id: e.workspaceId,
+          request_id: e.requestId,
+          action: e.action,
+          key_id: e.keyId,
+          credits: e.credits ?? 0,
+          usd: e.usd ?? 0,
+          units: e.units ?? 1,
+          provider: e.provider ?? null,
+          unique_key: e.uniqueKey ?? null,
+        })
         .onConflict('unique_key')
         .ignore()
         .returning('id');
@@ -63,7 +74,12 @@ export function costEventRepository(db: Db) {
     },
     async list(workspaceId: string, f: CostEventFilter, limit = MAX_COST_EVENTS_LISTED): Promise<{ events: CostEventRow[]; total: number }> {
       const [events, [{ total }]] = await Promise.all([
-        filtered(workspaceId, f).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit),
+        filtered(workspaceId, f)
+          .orderBy([
+            { column: 'created_at', order: 'desc' },
+            { column: 'id', order: 'desc' },
+          ])
+          .limit(limit),
         filtered(workspaceId, f).count({ total: '*' }),
       ]);
       return { events, total: Number(total) };

@@ -39,7 +39,10 @@ export function creditLedgerRepository(db: Db) {
     list(workspaceId: string, opts: { before?: number; limit?: number } = {}): Promise<LedgerRow[]> {
       const q = db('credit_ledger').where({ workspace_id: workspaceId });
       if (opts.before !== undefined) q.andWhere('id', '<', opts.before);
-      return q.orderBy('id', 'desc').limit(opts.limit ?? MAX_LEDGER_ENTRIES_LISTED).select('id', 'workspace_id', 'bucket', 'delta', 'reason', 'created_at');
+      return q
+        .orderBy('id', 'desc')
+        .limit(opts.limit ?? MAX_LEDGER_ENTRIES_LISTED)
+        .select('id', 'workspace_id', 'bucket', 'delta', 'reason', 'created_at');
     },
     async findByUniqueKey(uniqueKey: string): Promise<{ bucket: CreditBucket; delta: number } | undefined> {
       return db('credit_ledger').where({ unique_key: uniqueKey }).first();
@@ -49,7 +52,11 @@ export function creditLedgerRepository(db: Db) {
       return Number(row?.total ?? 0);
     },
     async balances(workspaceId: string): Promise<Record<CreditBucket, number>> {
-      const rows: { bucket: CreditBucket; total: string }[] = await db('credit_ledger').where({ workspace_id: workspaceId }).groupBy('bucket').select('bucket').sum({ total: 'delta' });
+      const rows: { bucket: CreditBucket; total: string }[] = await db('credit_ledger')
+        .where({ workspace_id: workspaceId })
+        .groupBy('bucket')
+        .select('bucket')
+        .sum({ total: 'delta' });
       const result: Record<CreditBucket, number> = { workspace: 0, contract_pool: 0 };
       for (const r of rows) result[r.bucket] = Number(r.total);
       return result;

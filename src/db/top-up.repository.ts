@@ -54,7 +54,11 @@ export function topUpRepository(db: Db) {
      * this call made the change, undefined when it was already paid, expired or unknown.
      */
     async markPaid(id: string): Promise<TopUpRow | undefined> {
-      const [row] = await db('top_ups').where({ id, status: 'open' }).andWhere('expires_at', '>', db.fn.now()).update({ status: 'paid', paid_at: db.fn.now() }).returning('*');
+      const [row] = await db('top_ups')
+        .where({ id, status: 'open' })
+        .andWhere('expires_at', '>', db.fn.now())
+        .update({ status: 'paid', paid_at: db.fn.now() })
+        .returning('*');
       return row;
     },
     /** open → expired; returns the row as it is afterwards (a paid one stays paid). */
@@ -67,7 +71,13 @@ export function topUpRepository(db: Db) {
     },
     async listForWorkspace(workspaceId: string, limit = MAX_TOP_UPS_LISTED): Promise<{ topUps: TopUpRow[]; total: number }> {
       const [topUps, [{ total }]] = await Promise.all([
-        db('top_ups').where({ workspace_id: workspaceId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit),
+        db('top_ups')
+          .where({ workspace_id: workspaceId })
+          .orderBy([
+            { column: 'created_at', order: 'desc' },
+            { column: 'id', order: 'desc' },
+          ])
+          .limit(limit),
         db('top_ups').where({ workspace_id: workspaceId }).count({ total: '*' }),
       ]);
       return { topUps, total: Number(total) };

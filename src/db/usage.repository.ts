@@ -41,7 +41,11 @@ export function usageRepository(db: Db) {
       const fromDay = p.from.toISOString().slice(0, 10);
       const toDay = p.to.toISOString().slice(0, 10);
       // Days are whole UTC days: a period's partial first or last day counts whole for requests.
-      const counts = () => db('usage_counts').where({ workspace_id: workspaceId }).andWhere('day', '>=', fromDay).andWhere((q) => (p.to.getTime() % 86_400_000 === 0 ? q.where('day', '<', toDay) : q.where('day', '<=', toDay)));
+      const counts = () =>
+        db('usage_counts')
+          .where({ workspace_id: workspaceId })
+          .andWhere('day', '>=', fromDay)
+          .andWhere((q) => (p.to.getTime() % 86_400_000 === 0 ? q.where('day', '<', toDay) : q.where('day', '<=', toDay)));
       const costs = () => db('cost_events').where({ workspace_id: workspaceId }).andWhere('created_at', '>=', p.from).andWhere('created_at', '<', p.to);
       const [requestsByAction, requestsByDay, costsByAction, costsByDay, [{ granted }], [searches]] = await Promise.all([
         counts().groupBy('action').orderBy('action').select('action').sum({ requests: 'requests' }),
@@ -49,21 +53,43 @@ export function usageRepository(db: Db) {
         costs()
           .groupBy('action')
           .orderBy('action')
-          .select('action', db.raw('coalesce(sum(credits) filter (where credits > 0), 0)::int as used'), db.raw('coalesce(-sum(credits) filter (where credits < 0), 0)::int as refunded'), db.raw('coalesce(sum(usd), 0)::float8 as usd')),
+          .select(
+            'action',
+            db.raw('coalesce(sum(credits) filter (where credits > 0), 0)::int as used'),
+            db.raw('coalesce(-sum(credits) filter (where credits < 0), 0)::int as refunded'),
+            db.raw('coalesce(sum(usd), 0)::float8 as usd'),
+          ),
         costs()
           .groupByRaw(utcDay('created_at'))
           .orderByRaw(utcDay('created_at'))
-          .select(db.raw(`${utcDay('created_at')} as day`), db.raw('coalesce(sum(credits) filter (where credits > 0), 0)::int as credits_used'), db.raw('coalesce(sum(usd), 0)::float8 as usd')),
+          .select(
+            db.raw(`${utcDay('created_at')} as day`),
+            db.raw('coalesce(sum(credits) filter (where credits > 0), 0)::int as credits_used'),
+            db.raw('coalesce(sum(usd), 0)::float8 as usd'),
+          ),
         // Credits that came in: grants and top-ups (refunds give back used credits; they are not grants).
-        db('credit_ledger').where({ workspace_id: workspaceId }).andWhere('delta', '>', 0).andWhereNot('reason', 'search:refund').andWhere('created_at', '>=', p.from).andWhere('created_at', '<', p.to).select(db.raw('coalesce(sum(delta), 0)::int as granted')),
+        db('credit_ledger')
+          .where({ workspace_id: workspaceId })
+          .andWhere('delta', '>', 0)
+          .andWhereNot('reason', 'search:refund')
+          .andWhere('created_at', '>=', p.from)
+          .andWhere('created_at', '<', p.to)
+          .select(db.raw('coalesce(sum(delta), 0)::int as granted')),
         db('searches')
           .where({ workspace_id: workspaceId })
           .andWhere('created_at', '>=', p.from)
           .andWhere('created_at', '<', p.to)
-          .select(db.raw('count(*)::int as launched'), db.raw(`count(*) filter (where status = 'complete')::int as complete`), db.raw(`count(*) filter (where status = 'failed')::int as failed`)),
+          .select(
+            db.raw('count(*)::int as launched'),
+            db.raw(`count(*) filter (where status = 'complete')::int as complete`),
+            db.raw(`count(*) filter (where status = 'failed')::int as failed`),
+          ),
       ]);
       return {
-        requestsByAction: (requestsByAction as unknown as { action: string; requests: string | number }[]).map((r) => ({ action: r.action, requests: Number(r.requests) })),
+        requestsByAction: (requestsByAction as unknown as { action: string; requests: string | number }[]).map((r) => ({
+          action: r.action,
+          requests: Number(r.requests),
+        })),
         requestsByDay: (requestsByDay as unknown as { day: string; requests: string | number }[]).map((r) => ({ day: r.day, requests: Number(r.requests) })),
         costsByAction,
         costsByDay,

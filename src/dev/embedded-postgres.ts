@@ -138,19 +138,24 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   else await clearStalePostmaster(opts.dataDir);
 
   const flags = [
-    '-D', opts.dataDir,
-    '-p', String(opts.port),
-    '-c', 'listen_addresses=127.0.0.1',
-    '-c', 'max_connections=300',
-    '-c', `unix_socket_directories=${os.tmpdir()}`,
+    '-D',
+    opts.dataDir,
+    '-p',
+    String(opts.port),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'max_connections=300',
+    '-c',
+    `unix_socket_directories=${os.tmpdir()}`,
     ...(opts.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
   ];
   const child = spawn(path.join(bin, 'postgres'), flags, { ...owner, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await waitUntilReady(child, opts.port, log);
   // Keep draining output so the server never blocks on a full pipe.
-  child.stdout!.on('data', () => undefined);
-  child.stderr!.on('data', () => undefined);
+  child.stdout.on('data', () => undefined);
+  child.stderr.on('data', () => undefined);
 
   const admin = new pg.Client({ host: '127.0.0.1', port: opts.port, user: USER, password: PASSWORD, database: 'postgres' });
   await admin.connect();

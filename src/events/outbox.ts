@@ -5,7 +5,15 @@ import { outboxRepository } from '../db/outbox.repository';
 /** Date-form version of the event envelope (spec "Versioning"); changes only on breaking shape changes. */
 export const API_VERSION = '2026-11-20';
 
-export const EVENT_TYPES = ['search.queued', 'search.started', 'search.completed', 'search.failed', 'shortlist.changed', 'webhook.test', 'billing.topped_up'] as const;
+export const EVENT_TYPES = [
+  'search.queued',
+  'search.started',
+  'search.completed',
+  'search.failed',
+  'shortlist.changed',
+  'webhook.test',
+  'billing.topped_up',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const newEventId = () => `evt_${randomBytes(16).toString('hex')}`;

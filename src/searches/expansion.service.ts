@@ -28,7 +28,10 @@ export interface ExpansionRequest {
  * the new pass row, in one transaction. The credit comes back exactly once if the pass fails, so a
  * client that retries after a failed expansion is charged once in all.
  */
-export async function requestExpansion(db: Db, req: { workspace: Workspace; key: ApiKey; projectId: string; requestId?: string | null }): Promise<ExpansionRequest> {
+export async function requestExpansion(
+  db: Db,
+  req: { workspace: Workspace; key: ApiKey; projectId: string; requestId?: string | null },
+): Promise<ExpansionRequest> {
   return db.transaction(async (trx) => {
     const searchRows = searchRepository(trx);
     const passes = searchPassRepository(trx);
@@ -39,11 +42,19 @@ export async function requestExpansion(db: Db, req: { workspace: Workspace; key:
       throw new AppError('search_running', 409, 'A search of this project is still running; expand it once it has completed');
     }
     const latest = searches[0];
-    if (latest.status !== 'complete') throw new AppError('search_not_finished', 409, `The most recent search of this project ended ${latest.status}; only a completed search can be expanded`, { search_id: latest.id, status: latest.status });
+    if (latest.status !== 'complete')
+      throw new AppError('search_not_finished', 409, `The most recent search of this project ended ${latest.status}; only a completed search can be expanded`, {
+        search_id: latest.id,
+        status: latest.status,
+      });
 
     const expansions = await passes.expansionStatuses(req.projectId);
     const succeeded = expansions.filter((status) => status === 'complete').length;
-    if (succeeded >= MAX_EXPANSION_LEVEL) throw new AppError('expansion_limit', 409, `A project can be expanded at most ${MAX_EXPANSION_LEVEL} times`, { expansions: succeeded, limit: MAX_EXPANSION_LEVEL });
+    if (succeeded >= MAX_EXPANSION_LEVEL)
+      throw new AppError('expansion_limit', 409, `A project can be expanded at most ${MAX_EXPANSION_LEVEL} times`, {
+        expansions: succeeded,
+        limit: MAX_EXPANSION_LEVEL,
+      });
 
     const workspace = (await workspaceRepository(trx).find(req.workspace.id))!;
     planCheck(workspace);
@@ -67,8 +78,21 @@ export async function requestExpansion(db: Db, req: { workspace: Workspace; key:
       previous: { outcome: latest.outcome, stop_reason: latest.stop_reason, closed_at: latest.closed_at },
     });
     const search = await searchRows.update(latest.id, { status: 'queued', pass_count: pass });
-    await creditLedgerRepository(trx).append({ workspaceId: workspace.id, bucket, delta: -1, reason: 'search:expansion', uniqueKey: reserveKey(latest.id, pass) });
-    await costEventRepository(trx).record({ workspaceId: workspace.id, requestId: req.requestId ?? null, action: 'expand_project', keyId: req.key.id, credits: 1, uniqueKey: reserveKey(latest.id, pass) });
+    await creditLedgerRepository(trx).append({
+      workspaceId: workspace.id,
+      bucket,
+      delta: -1,
+      reason: 'search:expansion',
+      uniqueKey: reserveKey(latest.id, pass),
+    });
+    await costEventRepository(trx).record({
+      workspaceId: workspace.id,
+      requestId: req.requestId ?? null,
+      action: 'expand_project',
+      keyId: req.key.id,
+      credits: 1,
+      uniqueKey: reserveKey(latest.id, pass),
+    });
     return { search, pass, level, attempt, criteria, broadening };
   });
 }

@@ -30,9 +30,15 @@ export function usageReportJson(p: Period, f: UsageFigures, today = new Date()):
   for (const c of f.costsByDay) Object.assign(dayOf(c.day), { credits_used: c.credits_used, usd: round4(c.usd) });
   return {
     period: { from: p.from.toISOString(), to: p.to.toISOString() },
-    requests: { total: f.requestsByAction.reduce((s, r) => s + r.requests, 0), by_action: Object.fromEntries(f.requestsByAction.map((r) => [r.action, r.requests])) },
+    requests: {
+      total: f.requestsByAction.reduce((s, r) => s + r.requests, 0),
+      by_action: Object.fromEntries(f.requestsByAction.map((r) => [r.action, r.requests])),
+    },
     credits: { used: f.costsByAction.reduce((s, c) => s + c.used, 0), refunded: f.costsByAction.reduce((s, c) => s + c.refunded, 0), granted: f.granted },
-    usd: { total: round4(f.costsByAction.reduce((s, c) => s + c.usd, 0)), by_action: Object.fromEntries(f.costsByAction.filter((c) => c.usd !== 0).map((c) => [c.action, round4(c.usd)])) },
+    usd: {
+      total: round4(f.costsByAction.reduce((s, c) => s + c.usd, 0)),
+      by_action: Object.fromEntries(f.costsByAction.filter((c) => c.usd !== 0).map((c) => [c.action, round4(c.usd)])),
+    },
     searches: f.searches,
     by_day: [...days.values()].sort((a, b) => a.date.localeCompare(b.date)),
   };

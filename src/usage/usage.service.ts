@@ -13,6 +13,11 @@ export async function usageReport(db: Db, workspaceId: string, q: UsageQuery) {
 }
 
 export async function listCosts(db: Db, workspaceId: string, q: CostsQuery) {
-  const { events, total } = await costEventRepository(db).list(workspaceId, { requestId: q.request_id, action: q.action, from: q.from ? new Date(q.from) : undefined, to: q.to ? new Date(q.to) : undefined });
+  const { events, total } = await costEventRepository(db).list(workspaceId, {
+    requestId: q.request_id,
+    action: q.action,
+    from: q.from ? new Date(q.from) : undefined,
+    to: q.to ? new Date(q.to) : undefined,
+  });
   return { costs: events.map(costEventJson), total };
 }

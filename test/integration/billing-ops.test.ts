@@ -16,7 +16,11 @@ afterAll(() => stack.stop());
 async function cli(...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(argv, (l) => out.push(l), (l) => err.push(l));
+  const code = await runCli(
+    argv,
+    (l) => out.push(l),
+    (l) => err.push(l),
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -24,7 +28,13 @@ it('credits grant writes its reason to the ledger, shown by GET /billing/ledger'
   const f = await workspaceWithKey(stack.db, { credits: 0 });
   const res = await cli('credits', 'grant', '--workspace', f.workspace.id, '--amount', '6', '--reason', 'goodwill for ticket 42', '--json');
   expect(res.code).toBe(0);
-  expect(JSON.parse(res.out)).toEqual({ workspace_id: f.workspace.id, bucket: 'workspace', granted: 6, balance: 6, reason: 'grant:operator: goodwill for ticket 42' });
+  expect(JSON.parse(res.out)).toEqual({
+    workspace_id: f.workspace.id,
+    bucket: 'workspace',
+    granted: 6,
+    balance: 6,
+    reason: 'grant:operator: goodwill for ticket 42',
+  });
   const ledger = (await stack.request('GET', '/v1/billing/ledger', { headers: f.headers })).body.data;
   expect(ledger[0]).toMatchObject({ delta: 6, reason: 'grant:operator: goodwill for ticket 42' });
   expect(JSON.parse((await cli('credits', 'grant', '--workspace', f.workspace.id, '--amount', '1', '--json')).out).reason).toBe('grant:operator');
@@ -50,7 +60,14 @@ it('billing top-ups --workspace ID lists the top-ups with status and workflow id
 
 it('catalogs every billing and usage route with its scope and an honest cost', () => {
   const byName = Object.fromEntries(routeTable.map((r) => [r.name, r]));
-  expect(Object.fromEntries(['create_top_up', 'get_balance', 'list_top_ups', 'list_ledger_entries', 'get_usage', 'list_cost_events'].map((n) => [n, [byName[n].method, byName[n].path, byName[n].auth, byName[n].cost]]))).toEqual({
+  expect(
+    Object.fromEntries(
+      ['create_top_up', 'get_balance', 'list_top_ups', 'list_ledger_entries', 'get_usage', 'list_cost_events'].map((n) => [
+        n,
+        [byName[n].method, byName[n].path, byName[n].auth, byName[n].cost],
+      ]),
+    ),
+  ).toEqual({
     create_top_up: ['POST', '/billing/top-up', 'any', 'free'],
     get_balance: ['GET', '/billing/balance', 'billing:read', 'free'],
     list_top_ups: ['GET', '/billing/top-ups', 'billing:read', 'free'],
@@ -59,14 +76,19 @@ it('catalogs every billing and usage route with its scope and an honest cost', (
     list_cost_events: ['GET', '/usage/costs', 'usage:read', 'free'],
   });
   expect(byName.create_top_up.costLine).toMatch(/nothing is charged until someone pays/);
-  for (const n of ['create_top_up', 'get_balance', 'list_top_ups', 'list_ledger_entries', 'get_usage', 'list_cost_events']) expect(byName[n].response).toBeDefined();
+  for (const n of ['create_top_up', 'get_balance', 'list_top_ups', 'list_ledger_entries', 'get_usage', 'list_cost_events'])
+    expect(byName[n].response).toBeDefined();
 });
 
 it('lists billing.topped_up among the OpenAPI webhooks, and webhooks accept it', async () => {
   const doc = (await stack.request('GET', '/v1/openapi.json')).body;
   expect(Object.keys(doc.webhooks)).toContain('billing.topped_up');
   expect(doc.paths['/billing/top-up'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/TopUpRequest' });
-  expect(doc.components.schemas.TopUpRequest).toMatchObject({ type: 'object', required: ['amount_usd'], properties: { amount_usd: { type: 'number', minimum: 10, maximum: 10000 } } });
+  expect(doc.components.schemas.TopUpRequest).toMatchObject({
+    type: 'object',
+    required: ['amount_usd'],
+    properties: { amount_usd: { type: 'number', minimum: 10, maximum: 10000 } },
+  });
   expect(doc.webhooks['billing.topped_up'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/BillingToppedUpEvent' });
   const f = await workspaceWithKey(stack.db);
   const res = await stack.request('POST', '/v1/webhooks', { headers: f.headers, body: { url: 'https://93.184.215.14/hook', events: ['billing.topped_up'] } });
@@ -80,9 +102,18 @@ it('a `*` webhook endpoint receives billing.topped_up', async () => {
   const { data } = (await stack.request('POST', '/v1/billing/top-up', { headers: f.headers, body: { amount_usd: 16 } })).body;
   await payCheckout(stack, tokenOf(data.url));
   let deliveries: { type: string; data: { top_up_id: string } }[] = [];
-  await waitFor('a billing.topped_up delivery', async () => {
-    deliveries = await stack.db('webhook_deliveries as d').join('outbox_events as e', 'e.id', 'd.event_id').where('d.endpoint_id', hook.id).select('e.type', 'e.data');
-    return deliveries.length > 0;
-  }, 20_000, 200);
+  await waitFor(
+    'a billing.topped_up delivery',
+    async () => {
+      deliveries = await stack
+        .db('webhook_deliveries as d')
+        .join('outbox_events as e', 'e.id', 'd.event_id')
+        .where('d.endpoint_id', hook.id)
+        .select('e.type', 'e.data');
+      return deliveries.length > 0;
+    },
+    20_000,
+    200,
+  );
   expect(deliveries).toEqual([{ type: 'billing.topped_up', data: expect.objectContaining({ top_up_id: data.id, shortlists: 4 }) }]);
 });

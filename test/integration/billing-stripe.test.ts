@@ -15,16 +15,37 @@ const stripe = new Stripe('sk_test_123');
 let stack: TestStack;
 beforeAll(async () => {
   if (!process.env.STRIPE_MOCK_URL) throw new Error('STRIPE_MOCK_URL is not set: run the tests with `npm test`, which starts stripe-mock');
-  stack = await startTestStack({ env: { PAYMENTS_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_123', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: process.env.STRIPE_MOCK_URL, TOPUP_EXPIRY: '600' } });
+  stack = await startTestStack({
+    env: {
+      PAYMENTS_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_123',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: process.env.STRIPE_MOCK_URL,
+      TOPUP_EXPIRY: '600',
+    },
+  });
 });
 afterAll(() => stack.stop());
 
 function completedEvent(topUpId: string, eventId = `evt_${Math.random().toString(36).slice(2)}`, type = 'checkout.session.completed', paymentStatus = 'paid') {
-  return JSON.stringify({ id: eventId, object: 'event', api_version: '2025-01-27', created: Math.floor(Date.now() / 1000), type, data: { object: { id: 'cs_test_1', object: 'checkout.session', client_reference_id: topUpId, payment_status: paymentStatus, amount_total: 5000, currency: 'usd' } } });
+  return JSON.stringify({
+    id: eventId,
+    object: 'event',
+    api_version: '2025-01-27',
+    created: Math.floor(Date.now() / 1000),
+    type,
+    data: {
+      object: { id: 'cs_test_1', object: 'checkout.session', client_reference_id: topUpId, payment_status: paymentStatus, amount_total: 5000, currency: 'usd' },
+    },
+  });
 }
 
 const deliver = (payload: string, signature = stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET })) =>
-  fetch(`${stack.url}/api/billing/stripe-webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+  fetch(`${stack.url}/api/billing/stripe-webhook`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+    body: payload,
+  });
 
 async function stripeTopUp(credits = 0) {
   const f = await workspaceWithKey(stack.db, { credits });
@@ -75,7 +96,11 @@ it('answers 400 for a bad or missing signature and grants nothing', async () => 
   const { f, data } = await stripeTopUp();
   const payload = completedEvent(data.id);
   const forged = stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_someone_else' });
-  for (const res of [await deliver(payload, forged), await deliver(payload, ''), await deliver(payload.replace('"paid"', '"paid" '), stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }))]) {
+  for (const res of [
+    await deliver(payload, forged),
+    await deliver(payload, ''),
+    await deliver(payload.replace('"paid"', '"paid" '), stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET })),
+  ]) {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toMatch(/signature/i);
   }

@@ -61,7 +61,11 @@ describe('POST /v1/billing/top-up', () => {
   });
 
   it('402 plan_required on a trial or without a plan, no_active_plan with an inactive plan', async () => {
-    for (const [opts, code] of [[{ plan: 'trial' }, 'plan_required'], [{ plan: null }, 'plan_required'], [{ workspace: { plan_active: false } }, 'no_active_plan']] as const) {
+    for (const [opts, code] of [
+      [{ plan: 'trial' }, 'plan_required'],
+      [{ plan: null }, 'plan_required'],
+      [{ workspace: { plan_active: false } }, 'no_active_plan'],
+    ] as const) {
       const f = await workspaceWithKey(stack.db, opts);
       const res = await topUp(f.headers, { amount_usd: 50 });
       expect([res.status, res.body.error.code]).toEqual([402, code]);
@@ -93,7 +97,10 @@ describe('paying through the test checkout', () => {
     expect(texts.filter((t) => t.includes('already paid'))).toHaveLength(1);
     await expect(stack.temporal.client.workflow.getHandle(`topup-${data.id}`).result()).resolves.toBe('paid');
     // Replayed after the workflow ended: refused by Temporal, nothing changes.
-    await stack.temporal.client.workflow.getHandle(`topup-${data.id}`).signal('paid').catch(() => undefined);
+    await stack.temporal.client.workflow
+      .getHandle(`topup-${data.id}`)
+      .signal('paid')
+      .catch(() => undefined);
     const third = await payCheckout(stack, token);
     expect(await third.text()).toContain('already paid');
 
@@ -106,7 +113,14 @@ describe('paying through the test checkout', () => {
     const list = await stack.request('GET', '/v1/billing/top-ups', { headers: f.headers });
     expect(list.body.data[0]).toMatchObject({ id: data.id, status: 'paid', shortlists: 10, paid_at: expect.any(String), granted_at: expect.any(String) });
     // The workflow id cannot be started again for the same top-up.
-    await expect(stack.temporal.client.workflow.start('topUpWorkflow', { taskQueue: stack.config.temporal.taskQueue, workflowId: `topup-${data.id}`, args: [{ topUpId: data.id, expiresInMs: 1000 }], workflowIdReusePolicy: 'REJECT_DUPLICATE' })).rejects.toBeInstanceOf(WorkflowExecutionAlreadyStartedError);
+    await expect(
+      stack.temporal.client.workflow.start('topUpWorkflow', {
+        taskQueue: stack.config.temporal.taskQueue,
+        workflowId: `topup-${data.id}`,
+        args: [{ topUpId: data.id, expiresInMs: 1000 }],
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      }),
+    ).rejects.toBeInstanceOf(WorkflowExecutionAlreadyStartedError);
   });
 
   it('answers 404 for an unknown token, on the page and on pay', async () => {
@@ -175,10 +189,17 @@ describe('billing reads', () => {
 
   it('GET /billing/ledger: newest first, ?before= for older entries, 400 for a bad cursor', async () => {
     const f = await workspaceWithKey(stack.db, { credits: 2 });
-    for (let i = 0; i < 3; i++) await stack.db('credit_ledger').insert({ workspace_id: f.workspace.id, bucket: 'workspace', delta: i + 1, reason: `grant:operator: batch ${i}` });
+    for (let i = 0; i < 3; i++)
+      await stack.db('credit_ledger').insert({ workspace_id: f.workspace.id, bucket: 'workspace', delta: i + 1, reason: `grant:operator: batch ${i}` });
     const all = (await stack.request('GET', '/v1/billing/ledger', { headers: f.headers })).body.data;
     expect(all.map((e: { delta: number }) => e.delta)).toEqual([3, 2, 1, 2]);
-    expect(all[0]).toEqual({ id: expect.stringMatching(/^\d+$/), bucket: 'workspace', delta: 3, reason: 'grant:operator: batch 2', created_at: expect.any(String) });
+    expect(all[0]).toEqual({
+      id: expect.stringMatching(/^\d+$/),
+      bucket: 'workspace',
+      delta: 3,
+      reason: 'grant:operator: batch 2',
+      created_at: expect.any(String),
+    });
     const older = (await stack.request('GET', `/v1/billing/ledger?before=${all[1].id}`, { headers: f.headers })).body.data;
     expect(older.map((e: { delta: number }) => e.delta)).toEqual([1, 2]);
     const bad = await stack.request('GET', '/v1/billing/ledger?before=abc', { headers: f.headers });

@@ -13,11 +13,21 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-const criteria = { family: 'software_engineering', metro: 'chicago', skills: ['TypeScript', 'PostgreSQL'], read_budget: 15, target: 100, shortlist_threshold: 70 };
+const criteria = {
+  family: 'software_engineering',
+  metro: 'chicago',
+  skills: ['TypeScript', 'PostgreSQL'],
+  read_budget: 15,
+  target: 100,
+  shortlist_threshold: 70,
+};
 const withRequestId = (f: KeyFixture, requestId: string) => ({ ...f.headers, 'X-Request-Id': requestId });
 const costs = (f: KeyFixture, query = '') => stack.request('GET', `/v1/usage/costs${query}`, { headers: f.headers });
 const launchAs = (f: KeyFixture, projectId: string, requestId: string) =>
-  stack.request('POST', `/v1/projects/${projectId}/searches`, { headers: { ...withRequestId(f, requestId), 'Idempotency-Key': `usage-${randomUUID()}` }, body: { criteria } });
+  stack.request('POST', `/v1/projects/${projectId}/searches`, {
+    headers: { ...withRequestId(f, requestId), 'Idempotency-Key': `usage-${randomUUID()}` },
+    body: { criteria },
+  });
 
 it('launching, expanding and refunding show up in /usage/costs with the request ids of the calls', async () => {
   const f = await workspaceWithKey(stack.db, { credits: 3 });
@@ -40,11 +50,28 @@ it('launching, expanding and refunding show up in /usage/costs with the request 
 
   const mine = await costs(f, `?request_id=${launchId}`);
   expect(mine.body.meta.total).toBe(1);
-  expect(mine.body.data).toEqual([{ id: expect.any(String), request_id: launchId, action: 'launch_search', key_id: f.key.id, credits: 1, usd: 0, units: 1, provider: null, created_at: expect.any(String) }]);
-  expect((await costs(f, `?request_id=${expandId}`)).body.data).toEqual([expect.objectContaining({ request_id: expandId, action: 'expand_project', credits: 1 })]);
+  expect(mine.body.data).toEqual([
+    {
+      id: expect.any(String),
+      request_id: launchId,
+      action: 'launch_search',
+      key_id: f.key.id,
+      credits: 1,
+      usd: 0,
+      units: 1,
+      provider: null,
+      created_at: expect.any(String),
+    },
+  ]);
+  expect((await costs(f, `?request_id=${expandId}`)).body.data).toEqual([
+    expect.objectContaining({ request_id: expandId, action: 'expand_project', credits: 1 }),
+  ]);
 
   const refunds = (await costs(waiting, `?request_id=${refundedId}`)).body.data;
-  expect(refunds.map((c: { action: string; credits: number }) => [c.action, c.credits])).toEqual([['search_refund', -1], ['launch_search', 1]]);
+  expect(refunds.map((c: { action: string; credits: number }) => [c.action, c.credits])).toEqual([
+    ['search_refund', -1],
+    ['launch_search', 1],
+  ]);
   expect(refunds.every((c: { key_id: string }) => c.key_id === waiting.key.id)).toBe(true);
 
   // Filters: action, and the `to` cursor reads older rows; other workspaces' rows never show.
@@ -87,10 +114,15 @@ it('GET /usage adds up with the ledger, with per-day figures and request counts'
   for (let i = 0; i < 3; i++) await stack.request('GET', `/v1/searches/${first.body.data.id}`, { headers: f.headers });
 
   let usage: any;
-  await waitFor('the request counts to be flushed', async () => {
-    usage = (await stack.request('GET', '/v1/usage', { headers: f.headers })).body.data;
-    return (usage.requests.by_action.get_search ?? 0) >= 3;
-  }, 10_000, 100);
+  await waitFor(
+    'the request counts to be flushed',
+    async () => {
+      usage = (await stack.request('GET', '/v1/usage', { headers: f.headers })).body.data;
+      return (usage.requests.by_action.get_search ?? 0) >= 3;
+    },
+    10_000,
+    100,
+  );
   const month = currentMonth();
   expect(usage.period).toEqual({ from: month.from.toISOString(), to: month.to.toISOString() });
   expect(usage.requests.by_action).toMatchObject({ create_project: 1, launch_search: 1, expand_project: 1 });

@@ -69,7 +69,7 @@ export async function request(baseUrl: string, method: string, urlPath: string, 
   }
   const res = await fetch(`${baseUrl}${urlPath}`, { method, headers, body: payload });
   const text = await res.text();
-  let body: unknown = undefined;
+  let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {
@@ -88,9 +88,7 @@ export async function startTestStack(opts: { worker?: boolean; env?: NodeJS.Proc
   const db = createDb(config.databaseUrl, 10, logger);
   const temporal = createTemporal(config);
   const worker =
-    opts.worker === false
-      ? null
-      : await startWorker({ config, db, logger, workflowBundle: { code: fs.readFileSync(workflowBundlePath(), 'utf8') } });
+    opts.worker === false ? null : await startWorker({ config, db, logger, workflowBundle: { code: fs.readFileSync(workflowBundlePath(), 'utf8') } });
   const api = await startApiServer({ config, db, temporal, logger });
   return {
     config,

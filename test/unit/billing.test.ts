@@ -8,14 +8,28 @@ const base = { DATABASE_URL: 'postgres://u@localhost/db', SECRETS_KEY: randomByt
 describe('billing configuration', () => {
   it('defaults to the test provider, a 24 h top-up expiry and usage counting flushed every 5 s', () => {
     const config = loadConfig(base);
-    expect(config.payments).toEqual({ provider: 'test', topUpExpirySeconds: 24 * 60 * 60, stripe: { secretKey: undefined, webhookSecret: undefined, apiBase: 'https://api.stripe.com' } });
+    expect(config.payments).toEqual({
+      provider: 'test',
+      topUpExpirySeconds: 24 * 60 * 60,
+      stripe: { secretKey: undefined, webhookSecret: undefined, apiBase: 'https://api.stripe.com' },
+    });
     expect(config.usage).toEqual({ counting: true, flushIntervalMs: 5000 });
   });
 
   it('refuses PAYMENTS_PROVIDER=stripe without its key and webhook secret, naming both', () => {
     expect(() => loadConfig({ ...base, PAYMENTS_PROVIDER: 'stripe' })).toThrow(/STRIPE_SECRET_KEY is required[\s\S]*STRIPE_WEBHOOK_SECRET is required/);
-    expect(() => loadConfig({ ...base, PAYMENTS_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'pk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' })).toThrow(/STRIPE_SECRET_KEY must be a Stripe secret key/);
-    expect(loadConfig({ ...base, PAYMENTS_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1', STRIPE_API_BASE: 'http://127.0.0.1:12111/' }).payments.stripe.apiBase).toBe('http://127.0.0.1:12111');
+    expect(() => loadConfig({ ...base, PAYMENTS_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'pk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' })).toThrow(
+      /STRIPE_SECRET_KEY must be a Stripe secret key/,
+    );
+    expect(
+      loadConfig({
+        ...base,
+        PAYMENTS_PROVIDER: 'stripe',
+        STRIPE_SECRET_KEY: 'sk_test_1',
+        STRIPE_WEBHOOK_SECRET: 'whsec_1',
+        STRIPE_API_BASE: 'http://127.0.0.1:12111/',
+      }).payments.stripe.apiBase,
+    ).toBe('http://127.0.0.1:12111');
   });
 });
 
