@@ -21,13 +21,17 @@ function keyApiRouter(routes: readonly RouteDef[], deps: ApiDeps): Router<ApiSta
   const router = new Router<ApiState>({ prefix: '/v1' });
   for (const route of routes) {
     // Authentication comes before any other work; bodies are read only for a matched route.
-    router.register(toRouterPath(route.path), [route.method], [
-      authenticate(route, deps),
-      jsonBody(),
-      async (ctx) => {
-        await route.run(ctx, deps, routes);
-      },
-    ]);
+    router.register(
+      toRouterPath(route.path),
+      [route.method],
+      [
+        authenticate(route, deps),
+        jsonBody(),
+        async (ctx) => {
+          await route.run(ctx, deps, routes);
+        },
+      ],
+    );
   }
   return router;
 }

@@ -139,9 +139,13 @@ function headerValues(ctx: ApiContext, schema: Shape): Record<string, string | u
 }
 
 /** Builds a route; its handler receives the request already validated and typed from the schemas. */
-export function defineRoute<P extends Shape | undefined = undefined, H extends Shape | undefined = undefined, Q extends Shape | undefined = undefined, B extends Maybe = undefined, L = undefined>(
-  spec: RouteSpec<P, H, Q, B, L>,
-): RouteDef {
+export function defineRoute<
+  P extends Shape | undefined = undefined,
+  H extends Shape | undefined = undefined,
+  Q extends Shape | undefined = undefined,
+  B extends Maybe = undefined,
+  L = undefined,
+>(spec: RouteSpec<P, H, Q, B, L>): RouteDef {
   const { load, handler, ...meta } = spec;
   const pathNames = [...spec.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
   return {
@@ -157,7 +161,12 @@ export function defineRoute<P extends Shape | undefined = undefined, H extends S
         const parsed = (spec.params?.shape[name] as z.ZodType | undefined)?.safeParse(ctx.params[name]) ?? { success: true as const, data: ctx.params[name] };
         if (!parsed.success) {
           const resource = PATH_RESOURCES[name];
-          throw resource ? new AppError(resource.code, 404, `${resource.what} not found`) : invalid(parsed.error.issues.map((issue) => ({ section: 'params', path: [name, ...issue.path], issue })), undefined);
+          throw resource
+            ? new AppError(resource.code, 404, `${resource.what} not found`)
+            : invalid(
+                parsed.error.issues.map((issue) => ({ section: 'params', path: [name, ...issue.path], issue })),
+                undefined,
+              );
         }
         params[name] = parsed.data;
       }
@@ -178,5 +187,7 @@ export function defineRoute<P extends Shape | undefined = undefined, H extends S
 export function routeErrorCodes(route: RouteDef): string[] {
   const pathCodes = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => PATH_RESOURCES[m[1]]?.code).filter((c) => c !== undefined);
   const validation = route.body || route.query || route.headers ? ['invalid_request', ...(route.invalidCodes ?? [])] : [];
-  return [...new Set([...commonErrorCodes(route.auth, route.method !== 'GET' && route.method !== 'DELETE'), ...validation, ...pathCodes, ...(route.errors ?? [])])];
+  return [
+    ...new Set([...commonErrorCodes(route.auth, route.method !== 'GET' && route.method !== 'DELETE'), ...validation, ...pathCodes, ...(route.errors ?? [])]),
+  ];
 }

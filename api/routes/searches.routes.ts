@@ -24,7 +24,9 @@ export async function findSearchOr404(db: Db, workspaceId: string, searchId: str
 }
 
 /** `load` of every route under /searches/{searchId}. */
-export const loadSearch = async (ctx: ApiContext, { db }: { db: Db }, params: { searchId: string }) => ({ search: await findSearchOr404(db, authOf(ctx).workspace.id, params.searchId) });
+export const loadSearch = async (ctx: ApiContext, { db }: { db: Db }, params: { searchId: string }) => ({
+  search: await findSearchOr404(db, authOf(ctx).workspace.id, params.searchId),
+});
 
 /** People pages of completed searches, by search version (see the searches_touch migration). */
 const peoplePages = new ResponseCache(64 * 1024 * 1024);
@@ -46,12 +48,32 @@ export const searchRoutes = [
     body: launchBody,
     invalidCode: ({ section, path }) => (section === 'headers' ? 'idempotency_key_required' : path[0] === 'criteria' ? 'invalid_criteria' : undefined),
     invalidCodes: ['idempotency_key_required', 'criteria_required', 'invalid_criteria'],
-    errors: ['invalid_criteria', 'idempotency_key_reused', 'plan_required', 'no_active_plan', 'shortlist_allocation_exhausted', 'daily_search_limit', 'concurrent_search_limit'],
+    errors: [
+      'invalid_criteria',
+      'idempotency_key_reused',
+      'plan_required',
+      'no_active_plan',
+      'shortlist_allocation_exhausted',
+      'daily_search_limit',
+      'concurrent_search_limit',
+    ],
     example: { criteria: { family: 'software_engineering', skills: ['TypeScript', 'PostgreSQL'], metro: 'san-francisco-bay-area', target: 25 } },
-    response: { kind: 'json', status: [201, 200], data: launchedSearch, description: 'The new search (201), or the first one for an idempotent replay (200, reused: true)' },
+    response: {
+      kind: 'json',
+      status: [201, 200],
+      data: launchedSearch,
+      description: 'The new search (201), or the first one for an idempotent replay (200, reused: true)',
+    },
     async handler(ctx, { headers, body, found }, { db, temporal, config }) {
       const { workspace, key } = authOf(ctx);
-      const { search: launched, reused } = await launchSearch(db, { workspace, key, projectId: found.project.id, idempotencyKey: headers['Idempotency-Key'], body, baseUrl: config.publicBaseUrl });
+      const { search: launched, reused } = await launchSearch(db, {
+        workspace,
+        key,
+        projectId: found.project.id,
+        idempotencyKey: headers['Idempotency-Key'],
+        body,
+        baseUrl: config.publicBaseUrl,
+      });
       if (launched.status === 'queued') await startPass(db, temporal, launched, launched.pass_count);
       sendData(ctx, { ...searchResource(launched, config.publicBaseUrl), reused }, { status: reused ? 200 : 201 });
     },
@@ -71,7 +93,11 @@ export const searchRoutes = [
     response: { kind: 'json', status: 200, data: z.array(search), total: true, description: 'The searches, oldest first' },
     async handler(ctx, { found }, { db, config }) {
       const searches = await searchRepository(db).listForProject(found.project.id);
-      sendData(ctx, searches.map((s) => searchResource(s, config.publicBaseUrl)), { total: searches.length });
+      sendData(
+        ctx,
+        searches.map((s) => searchResource(s, config.publicBaseUrl)),
+        { total: searches.length },
+      );
     },
   }),
   defineRoute({

@@ -27,7 +27,9 @@ describe('the OpenAPI document', () => {
       const config = await createConfig({ extends: ['recommended'] });
       const problems = await lintFromString({ source: fs.readFileSync(0, 'utf8'), absoluteRef: '/openapi.json', config });
       process.stdout.write(JSON.stringify(problems.filter((p) => p.severity === 'error').map((p) => p.ruleId + ' at ' + p.location[0]?.pointer + ': ' + p.message)));`;
-    const errors = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', lint], { cwd: ROOT, input: document, stdio: ['pipe', 'pipe', 'pipe'] }).toString());
+    const errors = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', lint], { cwd: ROOT, input: document, stdio: ['pipe', 'pipe', 'pipe'] }).toString(),
+    );
     expect(errors).toEqual([]);
   });
 
@@ -35,7 +37,10 @@ describe('the OpenAPI document', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'openapi-client-'));
     try {
       fs.writeFileSync(path.join(dir, 'openapi.json'), document);
-      execFileSync(path.join(ROOT, 'node_modules', '.bin', 'openapi-typescript'), [path.join(dir, 'openapi.json'), '-o', path.join(dir, 'api.d.ts')], { cwd: ROOT, stdio: 'pipe' });
+      execFileSync(path.join(ROOT, 'node_modules', '.bin', 'openapi-typescript'), [path.join(dir, 'openapi.json'), '-o', path.join(dir, 'api.d.ts')], {
+        cwd: ROOT,
+        stdio: 'pipe',
+      });
       expect(fs.readFileSync(path.join(dir, 'api.d.ts'), 'utf8')).toBe(fs.readFileSync(path.join(CLIENT_DIR, 'api.d.ts'), 'utf8'));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -46,7 +51,26 @@ describe('the OpenAPI document', () => {
     const source = fs.readFileSync(path.join(CLIENT_DIR, 'program.ts'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
     expect(source).not.toMatch(/\bany\b|\bas\s+[A-Za-z{[(]|<[A-Za-z]+>\s*\w+\s*\)/);
     // Its own strict tsc run, so the check does not depend on the suite's type check.
-    execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['--noEmit', '--strict', '--noImplicitAny', '--target', 'ES2022', '--module', 'commonjs', '--moduleResolution', 'node', '--esModuleInterop', '--skipLibCheck', '--types', 'node', path.join(CLIENT_DIR, 'program.ts')], { cwd: ROOT, stdio: 'pipe' });
+    execFileSync(
+      path.join(ROOT, 'node_modules', '.bin', 'tsc'),
+      [
+        '--noEmit',
+        '--strict',
+        '--noImplicitAny',
+        '--target',
+        'ES2022',
+        '--module',
+        'commonjs',
+        '--moduleResolution',
+        'node',
+        '--esModuleInterop',
+        '--skipLibCheck',
+        '--types',
+        'node',
+        path.join(CLIENT_DIR, 'program.ts'),
+      ],
+      { cwd: ROOT, stdio: 'pipe' },
+    );
   });
 
   it('the program runs against the API: launches a search, pages people, reads the shortlist', async () => {
