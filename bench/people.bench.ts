@@ -60,11 +60,15 @@ async function main(): Promise<void> {
 
     const path_ = `/searches/${launched.data.id}/people?limit=100&profile=false`;
     for (const mode of ['off', 'on'] as const) await load(`${bases[mode]}${path_}`, headers, CLIENTS, 3); // warm-up
+    const ABBA: ('on' | 'off')[][] = [
+      ['off', 'on'],
+      ['on', 'off'],
+    ];
     const rps: Record<'on' | 'off', number[]> = { on: [], off: [] };
     const p99: Record<'on' | 'off', number[]> = { on: [], off: [] };
     log(`\n== GET ${path_}, ${CLIENTS} clients, ${ROUNDS} alternating rounds of ${SECONDS} s per mode ==`);
     for (let round = 0; round < ROUNDS; round++) {
-      for (const mode of (round % 2 === 0 ? ['off', 'on'] : ['on', 'off'])) {
+      for (const mode of ABBA[round % 2]) {
         const r = await load(`${bases[mode]}${path_}`, headers, CLIENTS, SECONDS);
         rps[mode].push(r.rps);
         p99[mode].push(r.p99);
