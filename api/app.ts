@@ -9,6 +9,8 @@ import { applyRateLimit, ipBucket } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
 import type { RouteDef } from './route-def';
 import { routeTable } from './route-table';
+import { sessionRouter } from './session/session-router';
+import { sessionRoutes } from './session/session.routes';
 import { DOCS_PAGE_HEADERS, renderDocsPage } from './web/docs.page';
 import { renderShareErrorPage, renderSharePage, SHARE_PAGE_HEADERS } from './web/share.page';
 import { readShare } from '../src/shortlist/share';
@@ -40,6 +42,7 @@ export function createApp(deps: ApiDeps, routes: RouteDef[] = routeTable): Koa<A
 
   const router = keyApiRouter(routes, deps);
   app.use(router.routes());
+  app.use(sessionRouter(sessionRoutes, deps).routes());
   const web = new Router<ApiState>();
   web.get('/docs', (ctx) => {
     ctx.set(DOCS_PAGE_HEADERS);

@@ -172,6 +172,9 @@ const criteriaObject = z.strictObject({
     .optional(),
 });
 
+/** The criteria fields alone (no "something to search on" rule, no defaults): intake's partial criteria. */
+export const criteriaFieldsSchema = criteriaObject;
+
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function hasSomethingToSearch(v: Record<string, unknown>): boolean {

@@ -21,7 +21,8 @@ const IDEMPOTENCY_KEY = /^[\x20-\x7e]{8,160}$/;
 
 export interface LaunchRequest {
   workspace: Workspace;
-  key: ApiKey;
+  /** The calling key, or for the session API (scans) no key and the workspace bucket. */
+  key: Pick<ApiKey, 'funding_mode'> & { id: string | null };
   projectId: string;
   idempotencyKey: string | undefined;
   body: unknown;
