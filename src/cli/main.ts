@@ -3,6 +3,7 @@ import { createDb, type Db } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 import { adminCommands } from './admin.commands';
 import { parseArgs, UsageError } from './args';
+import { userCommands } from './users.commands';
 import { opsCommands } from './ops.commands';
 import { webhookCommands } from './webhooks.commands';
 
@@ -28,6 +29,7 @@ const commands: Record<string, Command> = {
   ...adminCommands,
   ...opsCommands,
   ...webhookCommands,
+  ...userCommands,
 };
 
 const USAGE = `usage: npm run cli -- <command> [options]
@@ -42,7 +44,10 @@ commands:
   corpus load [--size N] [--seed S] [--json]
   searches watch SEARCH_ID [--interval MS]
   shares expire PROJECT_ID [--at ISO | --clear] [--json]
-  webhooks redeliver DELIVERY_ID [--json]`;
+  webhooks redeliver DELIVERY_ID [--json]
+  users create --email E --password P --workspace ID --role operator|viewer|admin [--json]
+  users add --email E --workspace ID --role operator|viewer|admin [--json]
+  secrets reencrypt [--json]   (moves every secret from SECRETS_KEY_PREVIOUS to SECRETS_KEY)`;
 
 export async function runCli(
   argv: string[],
