@@ -68,25 +68,27 @@ export async function resolveProviderKey(db: Db, config: Config, workspaceId: st
 
 /**
  * `secrets reencrypt`: moves every stored secret (credentials, webhook signing secrets) to
- * SECRETS_KEY. Rows already under it are left alone, so the command can be re-run at any time.
+ * SECRETS_KEY. Rows already under it are left alone, so the command can be re-run at any time;
+ * rows neither key decrypts are skipped and reported by id.
  */
-export async function reencryptAllSecrets(db: Db, config: Config): Promise<{ credentials: number; webhooks: number; unchanged: number }> {
-  const counts = { credentials: 0, webhooks: 0, unchanged: 0 };
+export async function reencryptAllSecrets(db: Db, config: Config): Promise<{ credentials: number; webhooks: number; unchanged: number; undecryptable: string[] }> {
+  const counts = { credentials: 0, webhooks: 0, unchanged: 0, undecryptable: [] as string[] };
+  const move = async (kind: 'credentials' | 'webhooks', id: string, stored: string, save: (ciphertext: string) => Promise<void>) => {
+    let moved: string | null;
+    try {
+      moved = reencryptSecret(config.secretsKey, stored, id, config.secretsKeyPrevious);
+    } catch {
+      counts.undecryptable.push(`${kind === 'credentials' ? 'credential' : 'webhook'} ${id}`);
+      return;
+    }
+    if (moved) {
+      await save(moved);
+      counts[kind]++;
+    } else counts.unchanged++;
+  };
   const credentials = credentialRepository(db);
-  for (const row of await credentials.allCiphertexts()) {
-    const moved = reencryptSecret(config.secretsKey, row.key_ciphertext, row.id, config.secretsKeyPrevious);
-    if (moved) {
-      await credentials.setCiphertext(row.id, moved);
-      counts.credentials++;
-    } else counts.unchanged++;
-  }
+  for (const row of await credentials.allCiphertexts()) await move('credentials', row.id, row.key_ciphertext, (c) => credentials.setCiphertext(row.id, c));
   const webhooks = webhookRepository(db);
-  for (const row of await webhooks.allSecretCiphertexts()) {
-    const moved = reencryptSecret(config.secretsKey, row.secret_ciphertext, row.id, config.secretsKeyPrevious);
-    if (moved) {
-      await webhooks.setSecretCiphertext(row.id, moved);
-      counts.webhooks++;
-    } else counts.unchanged++;
-  }
+  for (const row of await webhooks.allSecretCiphertexts()) await move('webhooks', row.id, row.secret_ciphertext, (c) => webhooks.setSecretCiphertext(row.id, c));
   return counts;
 }
