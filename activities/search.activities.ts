@@ -2,17 +2,27 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { StopReason } from '../src/db/search.repository';
 import { databaseProfileSource } from '../src/providers/database-profile-source';
 import { AppError } from '../src/domain/errors';
-import { runDatabasePass } from '../src/searches/database-pass';
-import { restartStrandedPasses } from '../src/searches/recovery';
-import { claimSlot, completePass, failPass, processPage, type PassRef } from '../src/searches/pass';
-import { applyScoring } from '../src/searches/rescoring';
+import { runDatabasePass } from '../src/searches/database-pass.service';
+import { restartStrandedPasses } from '../src/searches/recovery.service';
+import { claimSlot, completePass, failPass, processPage, waitingForSlot, type PassRef } from '../src/searches/pass.service';
+import { applyScoring } from '../src/searches/rescoring.service';
 import type { ActivityDeps } from './deps';
+
+/** A refusal by our own rules (AppError) is final: retrying it cannot succeed. */
+async function finalOnRefusal<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof AppError) throw ApplicationFailure.nonRetryable(err.message, err.code ?? 'AppError', { status: err.status, details: err.details });
+    throw err;
+  }
+}
 
 export function searchActivities({ db, config }: ActivityDeps) {
   const source = databaseProfileSource(db);
   const baseUrl = config.publicBaseUrl;
   return {
-    claimSearchSlot: (ref: PassRef) => claimSlot(db, ref, baseUrl),
+    claimSearchSlot: (ref: PassRef) => finalOnRefusal(() => claimSlot(db, ref, baseUrl)),
     async runSearchPage(ref: PassRef & { page: number }) {
       // Fault-injection knob for durability tests (0 in production): widens the window in which a
       // worker can be killed mid-pass.
@@ -21,20 +31,16 @@ export function searchActivities({ db, config }: ActivityDeps) {
     },
     completeSearchPass: (ref: PassRef & { stopReason: StopReason }) => completePass(db, ref, baseUrl),
     failSearchPass: (ref: PassRef & { reason: string; stopReason?: StopReason }) => failPass(db, ref, baseUrl),
-    runDatabasePass: (ref: PassRef) => runDatabasePass(db, ref, baseUrl),
+    /** The database pass, and the searches to wake now that it gives its slot back. */
+    async runDatabasePass(ref: PassRef): Promise<{ rescored: number; refreshed: number; wake: string[] }> {
+      return { ...(await runDatabasePass(db, ref, baseUrl)), wake: await waitingForSlot(db, ref.searchId) };
+    },
     /** The stranded-pass sweep: starts passes booked while Temporal could not be reached. */
     restartStrandedPasses() {
       const ctx = Context.current();
-      return restartStrandedPasses(db, { client: ctx.client, taskQueue: ctx.info.taskQueue });
+      return restartStrandedPasses(db, { client: ctx.client, taskQueue: config.temporal.taskQueue });
     },
-    async applyScoringChange(input: { searchId: string; body: unknown; requestId: string }) {
-      try {
-        return await applyScoring(db, { ...input, baseUrl });
-      } catch (err) {
-        // A refusal (e.g. the search started a new pass meanwhile) is final, not worth retrying.
-        if (err instanceof AppError) throw ApplicationFailure.nonRetryable(err.message, err.code ?? 'AppError', { status: err.status, details: err.details });
-        throw err;
-      }
-    },
+    // A refusal (e.g. the search started a new pass meanwhile) is final, not worth retrying.
+    applyScoringChange: (input: { searchId: string; body: unknown; requestId: string }) => finalOnRefusal(() => applyScoring(db, { ...input, baseUrl })),
   };
 }

@@ -15,7 +15,8 @@ export function webhookActivities({ db, config, logger }: ActivityDeps) {
     /** The outbox dispatcher: fans out new events as they commit, for `runSeconds`. */
     async runOutboxDispatcher(input: OutboxSweepInput): Promise<void> {
       const ctx = Context.current();
-      const start = deliveryStarter(ctx.client, ctx.info.taskQueue, { eager: true });
+      // Eager starts: this worker polls the webhooks queue the deliveries run on (catalog.ts).
+      const start = deliveryStarter({ client: ctx.client, taskQueue: config.temporal.taskQueue }, { eager: true });
       await listenAndDispatch({
         databaseUrl: config.databaseUrl,
         runMs: input.runSeconds * 1000,

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { AppError } from '../src/domain/errors';
@@ -11,14 +12,14 @@ import type { RouteDef } from './route-def';
 import { routeTable } from './route-table';
 import { sessionRouter } from './session/session-router';
 import { sessionRoutes } from './session/session.routes';
-import { DOCS_PAGE_HEADERS, renderDocsPage } from './web/docs.page';
+import { DOCS_PAGE_HEADERS, DOCS_SCRIPT_URL, renderDocsPage, SCALAR_BUNDLE_PATH } from './web/docs.page';
 import { renderShareErrorPage, renderSharePage, SHARE_PAGE_HEADERS } from './web/share.page';
-import { readShare } from '../src/shortlist/share';
+import { readShare } from '../src/shortlist/share.service';
 
 /** `{projectId}` (spec form) → `:projectId` (router form). */
 export const toRouterPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
-function keyApiRouter(routes: RouteDef[], deps: ApiDeps): Router<ApiState> {
+function keyApiRouter(routes: readonly RouteDef[], deps: ApiDeps): Router<ApiState> {
   const router = new Router<ApiState>({ prefix: '/v1' });
   for (const route of routes) {
     // Authentication comes before any other work; bodies are read only for a matched route.
@@ -26,7 +27,7 @@ function keyApiRouter(routes: RouteDef[], deps: ApiDeps): Router<ApiState> {
       authenticate(route, deps),
       jsonBody(),
       async (ctx) => {
-        await route.handler(ctx as unknown as ApiContext, deps, routes);
+        await route.run(ctx as unknown as ApiContext, deps, routes);
       },
     ]);
   }
@@ -34,7 +35,7 @@ function keyApiRouter(routes: RouteDef[], deps: ApiDeps): Router<ApiState> {
 }
 
 /** The middleware stack; order matters: request id → errors → routes (body, handler) → 405 → 404. */
-export function createApp(deps: ApiDeps, routes: RouteDef[] = routeTable): Koa<ApiState> {
+export function createApp(deps: ApiDeps, routes: readonly RouteDef[] = routeTable): Koa<ApiState> {
   const app = new Koa<ApiState>({ proxy: deps.config.trustProxy });
   app.silent = true; // errors are logged by errorHandler with the request id
   app.use(requestId(deps.logger));
@@ -47,7 +48,12 @@ export function createApp(deps: ApiDeps, routes: RouteDef[] = routeTable): Koa<A
   web.get('/docs', (ctx) => {
     ctx.set(DOCS_PAGE_HEADERS);
     ctx.type = 'text/html; charset=utf-8';
-    ctx.body = renderDocsPage(routes, deps.config);
+    ctx.body = renderDocsPage(routes);
+  });
+  web.get(DOCS_SCRIPT_URL, (ctx) => {
+    ctx.set({ 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' });
+    ctx.type = 'text/javascript; charset=utf-8';
+    ctx.body = fs.createReadStream(SCALAR_BUNDLE_PATH);
   });
   // Share links: the token is the credential (no key, no session); the page and JSON are live.
   web.get('/share/:token', async (ctx) => {

@@ -1,5 +1,7 @@
-import type { ZodType } from 'zod';
+import { z } from 'zod';
+import { AppError } from '../src/domain/errors';
 import type { ApiContext, ApiDeps } from './context';
+import { commonErrorCodes, PATH_RESOURCES } from './errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -9,11 +11,48 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
  */
 export type RouteAuth = 'none' | 'any' | string;
 
+/** Where a request value came from; problems name their field by its path inside it. */
+export type InputSection = 'params' | 'headers' | 'query' | 'body';
+
+/** One validation problem, the shape criteria validation has always answered. */
+export interface Problem {
+  field: string;
+  message: string;
+}
+
+/** A failing zod issue with the part of the request it concerns. */
+export interface RequestIssue {
+  section: InputSection;
+  path: readonly PropertyKey[];
+  issue: z.core.$ZodIssue;
+}
+
 /**
- * One key-API operation. The same table registers the router, feeds `GET /actions` and generates
- * the OpenAPI document, so the three can never drift apart.
+ * What a successful call answers. `json`: the `{data, meta}` envelope around `data` (meta.total
+ * when `total`); `csv`: a text/csv download; `document`: the bare JSON of `data` (no envelope).
  */
-export interface RouteDef {
+export type RouteResponse =
+  | { kind: 'json'; status: number | readonly number[]; data: z.ZodType; total?: boolean; description: string }
+  | { kind: 'csv'; description: string }
+  | { kind: 'document'; data: z.ZodType; description: string };
+
+type Maybe = z.ZodType | undefined;
+type Out<S extends Maybe> = S extends z.ZodType ? z.output<S> : undefined;
+type Shape = z.ZodObject<z.core.$ZodLooseShape>;
+/** Path values: typed by the schema, else the raw strings. */
+type PathOut<P extends Maybe> = P extends z.ZodType ? z.output<P> : Record<string, string>;
+
+/** The validated request, typed from the route's schemas. */
+export interface RouteInput<P extends Maybe, H extends Maybe, Q extends Maybe, B extends Maybe, L> {
+  params: PathOut<P>;
+  headers: Out<H>;
+  query: Out<Q>;
+  body: Out<B>;
+  /** What the route's `load` found for the path ids (their 404s come before any other validation). */
+  found: L;
+}
+
+interface RouteMeta {
   /** snake_case operation name, e.g. `launch_search`. */
   name: string;
   method: HttpMethod;
@@ -23,13 +62,120 @@ export interface RouteDef {
   cost: string;
   costLine: string;
   summary: string;
+  /** OpenAPI tag (one per feature). */
+  tag: string;
   proposable: boolean;
   /** Routes outside the action catalog (health, the OpenAPI document). */
   catalog?: boolean;
-  query?: ZodType;
-  body?: ZodType;
-  /** `routes` is the table the app registered, for the catalog and the OpenAPI document. */
-  handler: (ctx: ApiContext, deps: ApiDeps, routes: readonly RouteDef[]) => Promise<void>;
+  response: RouteResponse;
+  /** Codes the handler's domain code can answer, beyond authentication, validation and path 404s. */
+  errors?: readonly string[];
+  /**
+   * The code a validation failure gets, chosen from its first problem; `invalid_request` when
+   * this answers undefined. A custom zod issue may name its own code in `params.code`.
+   */
+  invalidCode?: (issue: RequestIssue) => string | undefined;
+  /** Every code `invalidCode` or the schemas' custom issues can give (for the OpenAPI document). */
+  invalidCodes?: readonly string[];
+  /** One example request body (for the OpenAPI document). */
+  example?: unknown;
 }
 
-export const defineRoutes = (routes: RouteDef[]) => routes;
+export interface RouteSpec<P extends Maybe, H extends Maybe, Q extends Maybe, B extends Maybe, L> extends RouteMeta {
+  params?: P;
+  headers?: H;
+  query?: Q;
+  body?: B;
+  load?: (ctx: ApiContext, deps: ApiDeps, params: PathOut<P>) => Promise<L>;
+  /** `routes` is the table the app registered, for the catalog and the OpenAPI document. */
+  handler: (ctx: ApiContext, input: RouteInput<P, H, Q, B, L>, deps: ApiDeps, routes: readonly RouteDef[]) => Promise<void>;
+}
+
+/**
+ * One key-API operation. The same table registers the router, feeds `GET /actions`, generates
+ * the OpenAPI document and checks responses in the tests, so they can never drift apart.
+ */
+export interface RouteDef extends RouteMeta {
+  params?: Shape;
+  headers?: Shape;
+  query?: Shape;
+  body?: z.ZodType;
+  /** Validates the request (path ids → 404 first, then the rest → 400) and runs the handler. */
+  run: (ctx: ApiContext, deps: ApiDeps, routes: readonly RouteDef[]) => Promise<void>;
+}
+
+const UNKNOWN_FIELD = 'unknown field';
+
+/** Every problem of the issues, as `field: message` pairs (paths dotted); unknown keys one each. */
+export function problemsOf(issues: readonly RequestIssue[]): Problem[] {
+  return issues.flatMap(({ path, issue }) => {
+    const base = path.map(String);
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ field: [...base, key].join('.'), message: UNKNOWN_FIELD }));
+    return [{ field: base.join('.') || '(body)', message: issue.message }];
+  });
+}
+
+function issuesOf(section: InputSection, schema: z.ZodType | undefined, value: unknown): { issues: RequestIssue[]; data: unknown } {
+  if (!schema) return { issues: [], data: undefined };
+  const result = schema.safeParse(value);
+  if (result.success) return { issues: [], data: result.data };
+  return { issues: result.error.issues.map((issue) => ({ section, path: issue.path, issue })), data: undefined };
+}
+
+/** 400 with the code of the first problem and every problem in the message and details. */
+function invalid(issues: RequestIssue[], invalidCode: RouteMeta['invalidCode']): AppError {
+  const first = issues[0];
+  const custom = first.issue.code === 'custom' ? (first.issue.params as Record<string, unknown> | undefined) : undefined;
+  const { code: customCode, ...extra } = custom ?? {};
+  const code = typeof customCode === 'string' ? customCode : (invalidCode?.(first) ?? 'invalid_request');
+  const problems = problemsOf(issues);
+  return new AppError(code, 400, problems.map((p) => `${p.field}: ${p.message}`).join('; '), { problems, ...extra });
+}
+
+/** Header values by the names the schema declares (`Idempotency-Key`), absent ones undefined. */
+function headerValues(ctx: ApiContext, schema: Shape): Record<string, string | undefined> {
+  return Object.fromEntries(Object.keys(schema.shape).map((name) => [name, ctx.get(name) || undefined]));
+}
+
+/** Builds a route; its handler receives the request already validated and typed from the schemas. */
+export function defineRoute<P extends Shape | undefined = undefined, H extends Shape | undefined = undefined, Q extends Shape | undefined = undefined, B extends Maybe = undefined, L = undefined>(
+  spec: RouteSpec<P, H, Q, B, L>,
+): RouteDef {
+  const { load, handler, ...meta } = spec;
+  const pathNames = [...spec.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  return {
+    ...meta,
+    params: spec.params,
+    headers: spec.headers,
+    query: spec.query,
+    body: spec.body,
+    async run(ctx, deps, routes) {
+      // A malformed path id is the resource's 404, in path order (the outermost resource first).
+      const params: Record<string, unknown> = {};
+      for (const name of pathNames) {
+        const parsed = (spec.params?.shape[name] as z.ZodType | undefined)?.safeParse(ctx.params[name]) ?? { success: true as const, data: ctx.params[name] };
+        if (!parsed.success) {
+          const resource = PATH_RESOURCES[name];
+          throw resource ? new AppError(resource.code, 404, `${resource.what} not found`) : invalid(parsed.error.issues.map((issue) => ({ section: 'params', path: [name, ...issue.path], issue })), undefined);
+        }
+        params[name] = parsed.data;
+      }
+      const found = load ? await load(ctx, deps, params as PathOut<P>) : (undefined as L);
+      const headers = issuesOf('headers', spec.headers, spec.headers && headerValues(ctx, spec.headers));
+      const query = issuesOf('query', spec.query, ctx.query);
+      // An absent body is an empty object: routes whose schema accepts {} take no body.
+      const body = issuesOf('body', spec.body, ctx.state.body ?? {});
+      const issues = [...headers.issues, ...query.issues, ...body.issues];
+      if (issues.length) throw invalid(issues, spec.invalidCode);
+      const input = { params, headers: headers.data, query: query.data, body: body.data, found } as RouteInput<P, H, Q, B, L>;
+      await handler(ctx, input, deps, routes);
+    },
+  };
+}
+
+/** Every error code the route can answer, with the common ones of its auth and input. */
+export function routeErrorCodes(route: RouteDef): string[] {
+  const pathCodes = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => PATH_RESOURCES[m[1]]?.code).filter((c) => c !== undefined);
+  const validation = route.body || route.query || route.headers ? ['invalid_request', ...(route.invalidCodes ?? [])] : [];
+  return [...new Set([...commonErrorCodes(route.auth, route.method !== 'GET' && route.method !== 'DELETE'), ...validation, ...pathCodes, ...(route.errors ?? [])])];
+}

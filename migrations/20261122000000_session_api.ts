@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { ROLE_FAMILIES } from '../src/corpus/reference';
+import { ROLE_FAMILIES } from '../src/reference/taxonomy';
 
 /** The session API (DESIGN.md §10): users, memberships, sessions, credentials, role families, campaigns. */
 export async function up(knex: Knex): Promise<void> {

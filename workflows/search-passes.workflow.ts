@@ -1,8 +1,9 @@
-import { ApplicationFailure, CancellationScope, executeChild, isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, ContinueAsNew, executeChild, isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { workflowIds } from '../src/temporal/workflow-ids';
 import type { SearchProgress } from './messages';
 import { searchWorkflow, type SearchPassInput } from './search.workflow';
+import { waitForSlot, wakeWaiting } from './slots';
 
 const { runDatabasePass, failSearchPass, applyScoringChange } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
@@ -31,13 +32,24 @@ export async function expansionWorkflow(input: SearchPassInput & { projectId: st
   }
 }
 
-/** A database pass: the same people re-scored against their latest stored profiles; no credits. */
+/**
+ * A database pass: the same people re-scored against their latest stored profiles; no credits.
+ * It takes one of the workspace's slots like any other pass.
+ */
 export async function databasePassWorkflow(input: SearchPassInput): Promise<{ rescored: number; refreshed: number }> {
+  const ref = { searchId: input.searchId, pass: input.pass };
   try {
-    return await runDatabasePass(input);
+    await waitForSlot(input);
+    const { wake, ...result } = await runDatabasePass(ref);
+    await wakeWaiting(input, wake);
+    return result;
   } catch (err) {
-    const reason = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
-    await failSearchPass({ ...input, reason });
+    if (err instanceof ContinueAsNew) throw err; // still waiting for a slot, in a fresh run
+    const cancelled = isCancellation(err);
+    const reason = cancelled ? 'cancelled' : err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+    const { wake } = await CancellationScope.nonCancellable(() => failSearchPass({ ...ref, reason, stopReason: cancelled ? 'cancelled' : 'error' }));
+    await CancellationScope.nonCancellable(() => wakeWaiting(input, wake));
+    if (cancelled) throw err;
     throw ApplicationFailure.nonRetryable(`database pass failed: ${reason}`, 'DatabasePassFailed');
   }
 }

@@ -1,9 +1,11 @@
 import { actionCatalog, openApiDocument } from '../catalog';
 import { sendData } from '../respond';
-import { defineRoutes } from '../route-def';
+import { z } from 'zod';
+import { action } from '../../src/reference/reference.schemas';
+import { defineRoute } from '../route-def';
 
-export const catalogRoutes = defineRoutes([
-  {
+export const catalogRoutes = [
+  defineRoute({
     name: 'list_actions',
     method: 'GET',
     path: '/actions',
@@ -11,13 +13,15 @@ export const catalogRoutes = defineRoutes([
     cost: 'free',
     costLine: 'Free: the catalog uses no credits.',
     summary: 'Every key-API operation with its scope, cost class and summary.',
+    tag: 'Catalog',
     proposable: false,
-    async handler(ctx, _deps, routes) {
+    response: { kind: 'json', status: 200, data: z.array(action), total: true, description: 'The operations' },
+    async handler(ctx, _input, _deps, routes) {
       const actions = actionCatalog(routes);
       sendData(ctx, actions, { total: actions.length });
     },
-  },
-  {
+  }),
+  defineRoute({
     name: 'get_openapi',
     method: 'GET',
     path: '/openapi.json',
@@ -27,8 +31,10 @@ export const catalogRoutes = defineRoutes([
     summary: 'The OpenAPI 3.1 description of this API.',
     proposable: false,
     catalog: false,
-    async handler(ctx, { config }, routes) {
+    tag: 'Catalog',
+    response: { kind: 'document', data: z.record(z.string(), z.unknown()), description: 'The OpenAPI 3.1 document (no envelope)' },
+    async handler(ctx, _input, { config }, routes) {
       ctx.body = openApiDocument(routes, config);
     },
-  },
-]);
+  }),
+];

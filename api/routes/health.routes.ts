@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { healthProbeRepository } from '../../src/db/health-probe.repository';
-import { workflowIds } from '../../src/temporal/workflow-ids';
+import { catalog, startWorkflow } from '../../src/temporal/catalog';
 import type { ApiDeps } from '../context';
 import { sendData } from '../respond';
-import { defineRoutes } from '../route-def';
+import { defineRoute } from '../route-def';
+import { healthQuery, healthStatus } from '../../src/reference/reference.schemas';
 
 type Check = 'ok' | 'error';
 
@@ -35,9 +36,8 @@ async function probeWorker({ db, temporal }: ApiDeps): Promise<void> {
   const probes = healthProbeRepository(db);
   const probeId = randomUUID();
   await probes.create(probeId);
-  const handle = await temporal.client.workflow.start('healthProbeWorkflow', {
-    taskQueue: temporal.taskQueue,
-    workflowId: workflowIds.healthProbe(probeId),
+  const handle = await startWorkflow(temporal, catalog.healthProbe, {
+    workflowId: catalog.healthProbe.id(probeId),
     args: [probeId],
     workflowExecutionTimeout: '1 minute',
   });
@@ -46,8 +46,8 @@ async function probeWorker({ db, temporal }: ApiDeps): Promise<void> {
   if (!row?.completed_at) throw new Error('probe row was not completed by the worker');
 }
 
-export const healthRoutes = defineRoutes([
-  {
+export const healthRoutes = [
+  defineRoute({
     name: 'get_health',
     method: 'GET',
     path: '/health',
@@ -57,18 +57,21 @@ export const healthRoutes = defineRoutes([
     summary: 'Service health: database and Temporal reachability; add ?worker=true to probe a worker end to end.',
     proposable: false,
     catalog: false,
-    async handler(ctx, deps) {
+    tag: 'Health',
+    query: healthQuery,
+    response: { kind: 'json', status: [200, 503], data: healthStatus, description: 'The checks; 503 (same shape, with Retry-After) when one failed' },
+    async handler(ctx, { query }, deps) {
       const checks: Record<string, Check> = {};
       [checks.database, checks.temporal] = await Promise.all([
-        check(() => deps.db.raw('select 1')),
+        check(() => healthProbeRepository(deps.db).ping()),
         check(() => deps.temporal.ping(CHECK_TIMEOUT_MS)),
       ]);
-      if (ctx.query.worker === 'true') {
+      if (query.worker) {
         checks.worker = checks.database === 'ok' && checks.temporal === 'ok' ? await check(() => probeWorker(deps), WORKER_PROBE_TIMEOUT_MS) : 'error';
       }
       const ok = Object.values(checks).every((c) => c === 'ok');
       if (!ok) ctx.set('Retry-After', '5');
       sendData(ctx, { ok, checks }, { status: ok ? 200 : 503 });
     },
-  },
-]);
+  }),
+];

@@ -1,14 +1,13 @@
-import { z } from 'zod';
-import { searchIndustries } from '../../src/corpus/reference';
+import { searchIndustries } from '../../src/reference/taxonomy';
 import { describeCriteria } from '../../src/domain/criteria';
-import { AppError } from '../../src/domain/errors';
+import { criteriaReference, industries, industriesQuery } from '../../src/reference/reference.schemas';
 import { sendData } from '../respond';
-import { defineRoutes } from '../route-def';
+import { defineRoute } from '../route-def';
 
 export const INDUSTRY_MATCH_LIMIT = 200;
 
-export const referenceRoutes = defineRoutes([
-  {
+export const referenceRoutes = [
+  defineRoute({
     name: 'get_criteria_reference',
     method: 'GET',
     path: '/reference/criteria',
@@ -16,12 +15,14 @@ export const referenceRoutes = defineRoutes([
     cost: 'free',
     costLine: 'Free: reference reads use no credits.',
     summary: 'Every criteria field with its type, bounds, allowed values (or where to find them) and an example.',
+    tag: 'Reference',
     proposable: false,
+    response: { kind: 'json', status: 200, data: criteriaReference, description: 'The criteria reference' },
     async handler(ctx) {
       sendData(ctx, describeCriteria());
     },
-  },
-  {
+  }),
+  defineRoute({
     name: 'list_industries',
     method: 'GET',
     path: '/reference/industries',
@@ -29,13 +30,13 @@ export const referenceRoutes = defineRoutes([
     cost: 'free',
     costLine: 'Free: reference reads use no credits.',
     summary: 'Industry names matching q (case-insensitive), up to 200, no paging.',
+    tag: 'Reference',
     proposable: false,
-    query: z.object({ q: z.string().optional().describe('part of an industry name') }),
-    async handler(ctx) {
-      const q = ctx.query.q;
-      if (Array.isArray(q)) throw new AppError('invalid_request', 400, 'q must be given once', { parameter: 'q' });
-      const industries = searchIndustries(q?.trim() || undefined, INDUSTRY_MATCH_LIMIT);
-      sendData(ctx, industries, { total: industries.length });
+    query: industriesQuery,
+    response: { kind: 'json', status: 200, data: industries, total: true, description: 'Matching industry names' },
+    async handler(ctx, { query }) {
+      const found = searchIndustries(query.q?.trim() || undefined, INDUSTRY_MATCH_LIMIT);
+      sendData(ctx, found, { total: found.length });
     },
-  },
-]);
+  }),
+];

@@ -1,44 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { z } from 'zod';
 import { AppError } from '../../src/domain/errors';
-import { DEFAULT_WEIGHTS } from '../../src/domain/scoring';
-import { assertComplete, requestDatabasePass } from '../../src/searches/database-pass';
-import { requestExpansion } from '../../src/searches/expansion';
-import { previewScoring, resolveScoringChange } from '../../src/searches/rescoring';
-import { startPass, startSearchWorkflow } from '../../src/searches/start';
-import { searchResource } from '../../src/searches/view';
-import { workflowIds } from '../../src/temporal/workflow-ids';
+import { projectParams } from '../../src/projects/projects.schemas';
+import { assertComplete, requestDatabasePass } from '../../src/searches/database-pass.service';
+import { requestExpansion } from '../../src/searches/expansion.service';
+import { previewScoring, resolveScoringChange } from '../../src/searches/rescoring.service';
+import { startPass, startSearchWorkflow } from '../../src/searches/start.service';
+import { searchResource } from '../../src/searches/searches.presenter';
+import { databasePassStarted, emptyBody, expansionStarted, scoringApplied, scoringChangeBody, scoringPreview, searchParams } from '../../src/searches/searches.schemas';
+import { catalog } from '../../src/temporal/catalog';
 import { authOf } from '../context';
 import { sendData } from '../respond';
-import { defineRoutes } from '../route-def';
-import { findProjectOr404 } from './projects.routes';
-import { findSearchOr404 } from './searches.routes';
+import { defineRoute, type RequestIssue } from '../route-def';
+import { loadProject } from './projects.routes';
+import { loadSearch } from './searches.routes';
 
-const emptyBody = z.object({}).strict().describe('Empty, or {}');
-
-const scoringChangeBody = z
-  .object({
-    criteria: z
-      .object({
-        skills: z.array(z.string()).optional(),
-        must_have_skills: z.array(z.string()).optional(),
-        years_experience: z.object({ min: z.number().optional(), max: z.number().optional() }).optional(),
-        industries: z.array(z.string()).optional(),
-        shortlist_threshold: z.number().int().min(0).max(100).optional(),
-      })
-      .describe('Partial criteria; titles, family, metro or locations changes are refused with needs_new_search')
-      .optional(),
-    weights: z.object(Object.fromEntries(Object.keys(DEFAULT_WEIGHTS).map((k) => [k, z.number().min(0).max(100).optional()]))).optional(),
-  })
-  .describe('A scoring change: criteria and/or weights');
-
-function requireEmptyBody(body: unknown): void {
-  if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body) || Object.keys(body).length > 0)) {
-    throw new AppError('invalid_request', 400, 'This operation takes an empty body or {}');
-  }
-}
+/** Shape failures under `criteria` are invalid_criteria, like the merged criteria's own problems. */
+const scoringInvalidCode = ({ path }: RequestIssue) => (path[0] === 'criteria' ? 'invalid_criteria' : undefined);
 
 /** Unwraps a refusal raised inside a workflow's activity back into the API error it stands for. */
 function workflowError(err: unknown): unknown {
@@ -50,8 +29,8 @@ function workflowError(err: unknown): unknown {
   return err;
 }
 
-export const searchPassRoutes = defineRoutes([
-  {
+export const searchPassRoutes = [
+  defineRoute({
     name: 'expand_project',
     method: 'POST',
     path: '/projects/{projectId}/expand',
@@ -59,13 +38,16 @@ export const searchPassRoutes = defineRoutes([
     cost: 'shortlist_credit',
     costLine: 'Uses 1 shortlist credit per successful expansion (given back if the pass fails); not idempotent.',
     summary: "A new pass of the project's latest search with broadened criteria; at most 2 per project.",
+    tag: 'Searches',
     proposable: true,
+    params: projectParams,
+    load: loadProject,
     body: emptyBody,
-    async handler(ctx, { db, temporal, config }) {
+    errors: ['search_running', 'search_not_finished', 'no_search_to_expand', 'expansion_limit', 'plan_required', 'no_active_plan', 'shortlist_allocation_exhausted'],
+    response: { kind: 'json', status: 202, data: expansionStarted, description: 'The expansion pass, started' },
+    async handler(ctx, { found }, { db, temporal, config }) {
       const { workspace, key } = authOf(ctx);
-      const project = await findProjectOr404(db, workspace.id, ctx.params.projectId);
-      requireEmptyBody(ctx.state.body);
-      const expansion = await requestExpansion(db, { workspace, key, projectId: project.id });
+      const expansion = await requestExpansion(db, { workspace, key, projectId: found.project.id });
       const workflowId = await startPass(db, temporal, expansion.search, expansion.pass);
       sendData(
         ctx,
@@ -73,8 +55,8 @@ export const searchPassRoutes = defineRoutes([
         { status: 202 },
       );
     },
-  },
-  {
+  }),
+  defineRoute({
     name: 'preview_scoring',
     method: 'POST',
     path: '/searches/{searchId}/scoring/preview',
@@ -82,15 +64,22 @@ export const searchPassRoutes = defineRoutes([
     cost: 'free',
     costLine: 'Free: a preview changes nothing and uses no credits.',
     summary: 'What a scoring change would do: new score distribution, threshold crossings, top changes.',
+    tag: 'Scoring',
     proposable: false,
+    params: searchParams,
+    load: loadSearch,
     body: scoringChangeBody,
-    async handler(ctx, { db }) {
-      const search = await findSearchOr404(db, authOf(ctx).workspace.id, ctx.params.searchId);
-      const { scoring } = resolveScoringChange(search, ctx.state.body);
-      sendData(ctx, await previewScoring(db, search, scoring));
+    invalidCode: scoringInvalidCode,
+    invalidCodes: ['invalid_criteria'],
+    errors: ['needs_new_search', 'invalid_criteria'],
+    example: { criteria: { shortlist_threshold: 60, skills: ['TypeScript'] }, weights: { skills: 40 } },
+    response: { kind: 'json', status: 200, data: scoringPreview, description: 'What the change would do' },
+    async handler(ctx, { body, found }, { db }) {
+      const { scoring } = resolveScoringChange(found.search, body);
+      sendData(ctx, await previewScoring(db, found.search, scoring));
     },
-  },
-  {
+  }),
+  defineRoute({
     name: 'apply_scoring',
     method: 'POST',
     path: '/searches/{searchId}/scoring/apply',
@@ -98,22 +87,29 @@ export const searchPassRoutes = defineRoutes([
     cost: 'free',
     costLine: 'Free: re-scoring uses no credits.',
     summary: 'Re-score the same people with a scoring change; the shortlist follows. Safe to retry.',
+    tag: 'Scoring',
     proposable: true,
+    params: searchParams,
+    load: loadSearch,
     body: scoringChangeBody,
-    async handler(ctx, { db, temporal }) {
-      const search = await findSearchOr404(db, authOf(ctx).workspace.id, ctx.params.searchId);
+    invalidCode: scoringInvalidCode,
+    invalidCodes: ['invalid_criteria'],
+    errors: ['needs_new_search', 'invalid_criteria', 'search_running', 'search_not_finished'],
+    example: { criteria: { shortlist_threshold: 60 } },
+    response: { kind: 'json', status: 200, data: scoringApplied, description: 'The re-score, done' },
+    async handler(ctx, { body, found: { search } }, { temporal }) {
       assertComplete(search);
-      resolveScoringChange(search, ctx.state.body); // refuse bad changes before starting anything
+      resolveScoringChange(search, body); // refuse bad changes before starting anything
       const requestId = randomUUID();
-      const handle = await startSearchWorkflow(temporal, search, 'rescoreWorkflow', workflowIds.rescore(search.id, requestId), [{ searchId: search.id, body: ctx.state.body, requestId }]);
+      const handle = await startSearchWorkflow(temporal, search, catalog.rescore, catalog.rescore.id(search.id, requestId), [{ searchId: search.id, body, requestId }]);
       try {
         sendData(ctx, { ...(await handle.result()), workflow_id: handle.workflowId });
       } catch (err) {
         throw workflowError(err);
       }
     },
-  },
-  {
+  }),
+  defineRoute({
     name: 'run_database_pass',
     method: 'POST',
     path: '/searches/{searchId}/database-pass',
@@ -121,14 +117,17 @@ export const searchPassRoutes = defineRoutes([
     cost: 'free',
     costLine: 'Free: a database pass uses no credits.',
     summary: "Re-score the search's people against their latest stored profiles (a new search pass).",
+    tag: 'Scoring',
     proposable: true,
+    params: searchParams,
+    load: loadSearch,
     body: emptyBody,
-    async handler(ctx, { db, temporal, config }) {
-      const search = await findSearchOr404(db, authOf(ctx).workspace.id, ctx.params.searchId);
-      requireEmptyBody(ctx.state.body);
-      const { search: running, pass } = await requestDatabasePass(db, search.id);
+    errors: ['search_running', 'search_not_finished'],
+    response: { kind: 'json', status: 202, data: databasePassStarted, description: 'The database pass, started' },
+    async handler(ctx, { found }, { db, temporal, config }) {
+      const { search: running, pass } = await requestDatabasePass(db, found.search.id);
       const workflowId = await startPass(db, temporal, running, pass);
       sendData(ctx, { search: searchResource(running, config.publicBaseUrl), pass, workflow_id: workflowId }, { status: 202 });
     },
-  },
-]);
+  }),
+];

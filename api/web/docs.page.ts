@@ -1,44 +1,37 @@
-import type { Config } from '../../src/config';
-import { openApiDocument } from '../catalog';
+import { createRequire } from 'node:module';
 import type { RouteDef } from '../route-def';
-import { escapeHtml, pageSecurityHeaders } from './html';
+import { escapeHtml } from './html';
 
-const DOCS_STYLE = `
-body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1d2430}
-h1{margin-bottom:.2rem} h2{font-size:1.05rem;margin:1.6rem 0 .3rem} small{color:#687385;font-weight:normal}
-.m{display:inline-block;min-width:4.2rem;font:600 .8rem monospace;color:#fff;background:#3b5bdb;border-radius:4px;padding:.1rem .4rem;text-align:center}
-.meta{color:#4a5568;font-size:.9rem;margin:.2rem 0} pre{background:#f4f6f8;padding:.8rem;overflow:auto;font-size:.8rem}
-section{border-bottom:1px solid #e3e8ee;padding-bottom:.6rem}
-`;
-export const DOCS_PAGE_HEADERS = pageSecurityHeaders(DOCS_STYLE);
+/** Scalar's standalone bundle, served by us from node_modules (no third-party host). */
+export const SCALAR_BUNDLE_PATH = createRequire(__filename).resolve('@scalar/api-reference/browser/standalone.js');
+export const DOCS_SCRIPT_URL = '/docs/scalar.js';
 
-/** The API reference at /docs, rendered from the same OpenAPI document as /v1/openapi.json. */
-export function renderDocsPage(routes: readonly RouteDef[], config: Config): string {
-  const doc = openApiDocument(routes, config);
-  const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({ path, method: method.toUpperCase(), op: op as Record<string, unknown> })),
-  );
-  const rows = operations
-    .map(({ path, method, op }) => {
-      const body = (op.requestBody as { content: Record<string, { schema: unknown }> } | undefined)?.content['application/json'].schema;
-      const params = (op.parameters as { name: string; in: string }[]).map((p) => `<code>${escapeHtml(p.name)}</code> (${p.in})`).join(', ');
-      return `<section id="${escapeHtml(String(op.operationId))}">
-  <h2><span class="m">${method}</span> <code>${escapeHtml(path)}</code> <small>${escapeHtml(String(op.operationId))}</small></h2>
-  <p>${escapeHtml(String(op.summary))}</p>
-  <p class="meta">${escapeHtml(String(op.description))} Cost class: <code>${escapeHtml(String(op['x-cost']))}</code>.</p>
-  ${params ? `<p class="meta">Parameters: ${params}</p>` : ''}
-  ${body ? `<details><summary>Request body schema</summary><pre>${escapeHtml(JSON.stringify(body, null, 2))}</pre></details>` : ''}
-</section>`;
-    })
+/**
+ * /docs only: the reference viewer is a script bundle that injects its own styles and fetches
+ * /v1/openapi.json, so scripts and connections to our own origin and inline styles are allowed
+ * here; every other page keeps the no-script policy of pageSecurityHeaders.
+ */
+export const DOCS_PAGE_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data: blob:; font-src 'self' data:; worker-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+};
+
+const SCALAR_CONFIGURATION = JSON.stringify({ withDefaultFonts: false, hideClientButton: true, telemetry: false, agent: { disabled: true }, mcp: { disabled: true } });
+
+/** The API reference at /docs: Scalar renders /v1/openapi.json; without scripts, a plain list of the operations. */
+export function renderDocsPage(routes: readonly RouteDef[]): string {
+  const rows = routes
+    .map((r) => `<li id="${escapeHtml(r.name)}"><code>${r.method} /v1${escapeHtml(r.path)}</code> ${escapeHtml(r.name)}: ${escapeHtml(r.summary)}</li>`)
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Candidate Sourcing API reference</title>
-<style>${DOCS_STYLE}</style></head><body>
-<h1>Candidate Sourcing API</h1>
-<p>Base URL <code>${escapeHtml(config.publicBaseUrl)}</code>. Send <code>Authorization: Bearer &lt;API_KEY&gt;</code>.
-Successful responses are <code>{data, meta:{request_id}}</code>; errors are <code>{error:{code, message, details, request_id}, meta}</code>.
-Machine-readable: <a href="/v1/openapi.json">/v1/openapi.json</a>.</p>
+<title>Candidate Sourcing API reference</title></head><body>
+<noscript><h1>Candidate Sourcing API</h1><p>Machine-readable: <a href="/v1/openapi.json">/v1/openapi.json</a>.</p><ul>
 ${rows}
+</ul></noscript>
+<script id="api-reference" data-url="/v1/openapi.json" data-configuration="${escapeHtml(SCALAR_CONFIGURATION)}"></script>
+<script src="${DOCS_SCRIPT_URL}"></script>
 </body></html>`;
 }

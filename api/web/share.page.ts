@@ -1,4 +1,4 @@
-import type { SharedShortlist } from '../../src/shortlist/share';
+import type { SharedShortlist } from '../../src/shortlist/share.service';
 import { escapeHtml, pageSecurityHeaders } from './html';
 
 export const SHARE_PAGE_STYLE = `

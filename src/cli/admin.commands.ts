@@ -5,7 +5,7 @@ import { DEFAULT_KEY_RATE_LIMIT, FUNDING_MODES, KEY_ENVIRONMENTS, type FundingMo
 import { DEFAULT_PLAN, PLANS } from '../domain/plans';
 import { ALL_SCOPES, isKnownScope, SCOPES } from '../domain/scopes';
 import { isoTimestamp, onOff, oneOf, optionValue, parseArgs, requireOption, UsageError, uuidArg, wholeNumber } from './args';
-import type { CliContext } from './main';
+import type { CliContext } from './command';
 
 const str = optionValue;
 

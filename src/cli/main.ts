@@ -2,6 +2,7 @@ import { loadCliConfig, ConfigError, type Config } from '../config';
 import { createDb, type Db } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 import { adminCommands } from './admin.commands';
+import type { Command } from './command';
 import { parseArgs, UsageError } from './args';
 import { userCommands } from './users.commands';
 import { opsCommands } from './ops.commands';
@@ -12,13 +13,6 @@ import { webhookCommands } from './webhooks.commands';
  * exits 2; a failure exits 1.
  */
 
-export interface CliContext {
-  config: Config;
-  db: Db;
-  out: (line: string) => void;
-}
-
-type Command = (argv: string[], ctx: CliContext) => Promise<void>;
 
 const commands: Record<string, Command> = {
   async migrate(argv, { db, out }) {

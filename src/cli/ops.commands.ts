@@ -2,7 +2,7 @@ import { corpusSize, DEFAULT_CORPUS_SEED, DEFAULT_CORPUS_SIZE, loadCorpus } from
 import { projectRepository } from '../db/project.repository';
 import { searchRepository } from '../db/search.repository';
 import { isoTimestamp, optionValue, parseArgs, UsageError, uuidArg, wholeNumber } from './args';
-import type { CliContext } from './main';
+import type { CliContext } from './command';
 import { createProgressWriter, progressLine } from './progress';
 
 

@@ -3,7 +3,7 @@ import { ROLES, type Role } from '../db/membership.repository';
 import { AppError } from '../domain/errors';
 import { addMember, createUser } from '../users/users.service';
 import { oneOf, parseArgs, requireOption, UsageError, uuidArg } from './args';
-import type { CliContext } from './main';
+import type { CliContext } from './command';
 
 /** Domain refusals (user exists, no such workspace) are usage errors for the operator. */
 async function asUsage<T>(work: Promise<T>): Promise<T> {

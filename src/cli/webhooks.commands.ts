@@ -1,9 +1,10 @@
 import { webhookRepository } from '../db/webhook.repository';
 import { isUuid } from '../domain/ids';
 import { createTemporal } from '../temporal/client';
-import { deliveryResource, redeliver } from '../webhooks/endpoints';
+import { redeliver } from '../webhooks/endpoints';
+import { deliveryResource } from '../webhooks/webhooks.presenter';
 import { parseArgs, UsageError } from './args';
-import type { CliContext } from './main';
+import type { CliContext } from './command';
 
 export const webhookCommands: Record<string, (argv: string[], ctx: CliContext) => Promise<void>> = {
   /** For support staff: the same immediate, same-event-id attempt as redeliver_webhook. */

@@ -2,7 +2,7 @@
  * A fixed list of a few thousand fictional companies, each with one reference industry.
  * Built at module load from word parts with a fixed seed, so it is identical on every run.
  */
-import { INDUSTRIES } from './reference';
+import { INDUSTRIES } from '../reference/taxonomy';
 
 export interface Company {
   name: string;

@@ -5,8 +5,9 @@
  */
 import type { EducationEntry, ExperienceEntry, PersonProfile, ProjectEntry, Seniority } from '../domain/profile';
 import { COMPANIES, COMPANIES_BY_INDUSTRY } from './companies';
+import familyTextData from './data/family-text.json';
 import { NAME_CULTURES, UNIVERSITIES, slugify } from './names';
-import { METROS, ROLE_FAMILIES, SENIORITIES, SENIORITY_YEARS, buildTitle } from './reference';
+import { METROS, ROLE_FAMILIES, SENIORITIES, SENIORITY_YEARS, buildTitle } from '../reference/taxonomy';
 
 export interface PersonGenerator {
   person(index: number): PersonProfile;
@@ -98,7 +99,7 @@ function cumulative(weights: number[]): Float64Array {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Family texts
+// Family texts (data/family-text.json)
 // ---------------------------------------------------------------------------------------------
 
 interface FamilyText {
@@ -114,261 +115,13 @@ interface FamilyText {
   certs: string[];
   fields: string[];
   bachelors: string[];
-  /** [degree, field or '' for one of `fields`] */
-  masters: [string, string][];
+  /** [degree, field or '' for one of `fields`] pairs */
+  masters: string[][];
   /** Share of people with two degrees. */
   twoDegrees: number;
 }
 
-const MS: [string, string] = ['Master of Science', ''];
-const MENG: [string, string] = ['Master of Engineering', ''];
-const MBA: [string, string] = ['Master of Business Administration', 'Business Administration'];
-const PHD: [string, string] = ['PhD', ''];
-
-const FAMILY_TEXT: Record<string, FamilyText> = {
-  software_engineering: {
-    weight: 18, affinity: 0.85,
-    phrase: 'building reliable, scalable software',
-    objects: ['backend services', 'customer-facing web applications', 'payment APIs', 'internal developer tooling', 'mobile apps', 'search and recommendation features', 'real-time messaging infrastructure'],
-    projects: ['Payments Platform Rewrite', 'Monolith to Microservices Migration', 'Realtime Notifications Service', 'Developer Portal', 'Mobile App Relaunch', 'API Gateway', 'Open-Source CLI Toolkit'],
-    certs: ['AWS Certified Developer – Associate', 'AWS Certified Solutions Architect – Associate', 'Microsoft Certified: Azure Developer Associate', 'Oracle Certified Professional: Java SE Developer', 'Google Professional Cloud Developer', 'Certified Kubernetes Application Developer (CKAD)'],
-    fields: ['Computer Science', 'Computer Science', 'Software Engineering', 'Computer Engineering', 'Information Technology', 'Mathematics', 'Electrical Engineering'],
-    bachelors: ['Bachelor of Science', 'Bachelor of Science', 'Bachelor of Engineering'],
-    masters: [MS, MS, MENG, PHD],
-    twoDegrees: 0.3,
-  },
-  data_science: {
-    weight: 5, affinity: 0.8,
-    phrase: 'turning data into decisions with statistics and machine learning',
-    objects: ['churn prediction models', 'pricing experiments', 'demand forecasting', 'fraud detection models', 'recommendation systems', 'executive KPI dashboards', 'customer segmentation'],
-    projects: ['Churn Prediction Model', 'Dynamic Pricing Engine', 'Fraud Detection Pipeline', 'Recommendation Engine', 'Experimentation Platform', 'LLM Support Assistant'],
-    certs: ['Google Professional Machine Learning Engineer', 'AWS Certified Machine Learning – Specialty', 'TensorFlow Developer Certificate', 'Microsoft Certified: Azure Data Scientist Associate', 'IBM Data Science Professional Certificate', 'Databricks Certified Machine Learning Associate'],
-    fields: ['Statistics', 'Mathematics', 'Computer Science', 'Physics', 'Economics', 'Data Science'],
-    bachelors: ['Bachelor of Science'],
-    masters: [MS, MS, MS, PHD, PHD],
-    twoDegrees: 0.55,
-  },
-  data_engineering: {
-    weight: 4, affinity: 0.8,
-    phrase: 'building data platforms and pipelines people can trust',
-    objects: ['batch and streaming data pipelines', 'the company data warehouse', 'event tracking infrastructure', 'data quality checks', 'a self-serve analytics layer', 'change-data-capture ingestion'],
-    projects: ['Lakehouse Migration', 'Streaming Events Pipeline', 'Data Quality Framework', 'Warehouse Cost Reduction', 'Customer 360 Data Model'],
-    certs: ['Google Professional Data Engineer', 'Databricks Certified Data Engineer Associate', 'SnowPro Core Certification', 'AWS Certified Data Engineer – Associate', 'Microsoft Certified: Azure Data Engineer Associate', 'Confluent Certified Developer for Apache Kafka'],
-    fields: ['Computer Science', 'Information Systems', 'Software Engineering', 'Mathematics'],
-    bachelors: ['Bachelor of Science', 'Bachelor of Engineering'],
-    masters: [MS, MS, MENG],
-    twoDegrees: 0.3,
-  },
-  product_management: {
-    weight: 4, affinity: 0.85,
-    phrase: 'shipping products customers love',
-    objects: ['the onboarding funnel', 'a B2B analytics product', 'the mobile checkout experience', 'pricing and packaging', 'the developer platform roadmap', 'self-serve billing'],
-    projects: ['Self-Serve Onboarding Revamp', 'Usage-Based Pricing Launch', 'Mobile Checkout Redesign', 'Enterprise Admin Console', 'Marketplace Launch'],
-    certs: ['Certified Scrum Product Owner (CSPO)', 'Professional Scrum Product Owner (PSPO I)', 'Pragmatic Institute Product Management Certification', 'Product School Product Management Certificate', 'Google Analytics Certification'],
-    fields: ['Computer Science', 'Business Administration', 'Economics', 'Industrial Engineering', 'Psychology'],
-    bachelors: ['Bachelor of Science', 'Bachelor of Arts', 'Bachelor of Engineering'],
-    masters: [MBA, MBA, MS],
-    twoDegrees: 0.4,
-  },
-  project_management: {
-    weight: 3, affinity: 0.7,
-    phrase: 'delivering complex programs on time and on budget',
-    objects: ['a multi-team ERP rollout', 'data center migration programs', 'regulatory compliance programs', 'product launch plans', 'vendor-delivered projects', 'an agile transformation'],
-    projects: ['ERP Rollout', 'Cloud Migration Program', 'PMO Setup', 'Agile Transformation', 'Office Relocation Program'],
-    certs: ['Project Management Professional (PMP)', 'Certified ScrumMaster (CSM)', 'PRINCE2 Practitioner', 'Certified Associate in Project Management (CAPM)', 'SAFe Agilist', 'PMI Agile Certified Practitioner (PMI-ACP)'],
-    fields: ['Business Administration', 'Information Systems', 'Industrial Engineering', 'Management', 'Civil Engineering'],
-    bachelors: ['Bachelor of Science', 'Bachelor of Arts', 'Bachelor of Business Administration'],
-    masters: [MBA, MS],
-    twoDegrees: 0.3,
-  },
-  design: {
-    weight: 3, affinity: 0.8,
-    phrase: 'designing clear, accessible product experiences',
-    objects: ['the design system', 'onboarding flows', 'the mobile app experience', 'dashboard and data visualization patterns', 'user research programs', 'marketing site redesigns'],
-    projects: ['Design System 2.0', 'Onboarding Flow Redesign', 'Accessibility Audit', 'Mobile App Redesign', 'Research Repository'],
-    certs: ['Google UX Design Professional Certificate', 'Nielsen Norman Group UX Certification', 'Adobe Certified Professional', 'Certified Usability Analyst (CUA)', 'IDEO U Design Thinking Certificate'],
-    fields: ['Graphic Design', 'Interaction Design', 'Human-Computer Interaction', 'Industrial Design', 'Psychology', 'Fine Arts'],
-    bachelors: ['Bachelor of Fine Arts', 'Bachelor of Arts', 'Bachelor of Science'],
-    masters: [['Master of Fine Arts', ''], ['Master of Design', ''], ['Master of Science', 'Human-Computer Interaction']],
-    twoDegrees: 0.25,
-  },
-  devops_sre: {
-    weight: 3, affinity: 0.8,
-    phrase: 'running reliable cloud infrastructure',
-    objects: ['Kubernetes clusters', 'CI/CD pipelines', 'infrastructure as code', 'on-call and incident response', 'observability tooling', 'cloud cost optimization'],
-    projects: ['Kubernetes Platform Migration', 'Zero-Downtime Deploy Pipeline', 'Observability Stack Rollout', 'Cloud Cost Reduction', 'Disaster Recovery Program'],
-    certs: ['Certified Kubernetes Administrator (CKA)', 'AWS Certified DevOps Engineer – Professional', 'HashiCorp Certified: Terraform Associate', 'Google Professional Cloud DevOps Engineer', 'Red Hat Certified Engineer (RHCE)', 'Microsoft Certified: DevOps Engineer Expert'],
-    fields: ['Computer Science', 'Information Technology', 'Computer Engineering', 'Network Engineering'],
-    bachelors: ['Bachelor of Science', 'Bachelor of Engineering'],
-    masters: [MS, MENG],
-    twoDegrees: 0.2,
-  },
-  security: {
-    weight: 2.5, affinity: 0.75,
-    phrase: 'keeping systems and data secure',
-    objects: ['the vulnerability management program', 'security monitoring and incident response', 'application security reviews', 'cloud security posture', 'identity and access controls', 'SOC 2 readiness'],
-    projects: ['SOC 2 Type II Readiness', 'Zero Trust Rollout', 'Bug Bounty Program', 'SIEM Migration', 'Phishing Resilience Program'],
-    certs: ['CISSP', 'Certified Ethical Hacker (CEH)', 'CompTIA Security+', 'Offensive Security Certified Professional (OSCP)', 'CISM', 'GIAC Security Essentials (GSEC)', 'CCSP'],
-    fields: ['Cybersecurity', 'Computer Science', 'Information Security', 'Information Technology'],
-    bachelors: ['Bachelor of Science'],
-    masters: [MS, MS, MBA],
-    twoDegrees: 0.25,
-  },
-  qa_testing: {
-    weight: 2.5, affinity: 0.8,
-    phrase: 'making software releases predictable and high quality',
-    objects: ['end-to-end test suites', 'release regression testing', 'API test automation', 'performance test plans', 'test environments', 'mobile app testing'],
-    projects: ['Test Automation Framework', 'Regression Suite Overhaul', 'Performance Testing Harness', 'Flaky Test Reduction', 'Mobile Device Lab'],
-    certs: ['ISTQB Certified Tester Foundation Level', 'ISTQB Advanced Level Test Automation Engineer', 'Certified Software Tester (CSTE)', 'Certified ScrumMaster (CSM)'],
-    fields: ['Computer Science', 'Information Technology', 'Software Engineering', 'Mathematics'],
-    bachelors: ['Bachelor of Science', 'Bachelor of Engineering'],
-    masters: [MS],
-    twoDegrees: 0.15,
-  },
-  sales: {
-    weight: 8, affinity: 0.7,
-    phrase: 'helping customers buy the right solutions',
-    objects: ['a mid-market territory', 'enterprise accounts in financial services', 'outbound pipeline generation', 'renewals and expansion deals', 'strategic partnerships', 'a new-logo quota'],
-    projects: ['Outbound Playbook', 'Enterprise Deal Desk', 'Partner Channel Launch', 'Territory Planning Model', 'Sales Onboarding Program'],
-    certs: ['Salesforce Certified Administrator', 'HubSpot Sales Software Certification', 'Certified Sales Professional (CSP)', 'MEDDICC Certification', 'Sandler Sales Training Certificate'],
-    fields: ['Business Administration', 'Marketing', 'Communications', 'Economics', 'Psychology'],
-    bachelors: ['Bachelor of Arts', 'Bachelor of Business Administration', 'Bachelor of Science'],
-    masters: [MBA],
-    twoDegrees: 0.15,
-  },
-  marketing: {
-    weight: 6, affinity: 0.65,
-    phrase: 'growing brands and pipelines with data-driven marketing',
-    objects: ['paid acquisition campaigns', 'the company blog and SEO program', 'product launches', 'lifecycle email programs', 'brand campaigns', 'webinar and event programs'],
-    projects: ['Brand Refresh', 'SEO Content Engine', 'Product Launch Campaign', 'Lifecycle Email Program', 'Website Relaunch'],
-    certs: ['Google Ads Certification', 'Google Analytics Certification', 'HubSpot Inbound Marketing Certification', 'Meta Certified Digital Marketing Associate', 'HubSpot Content Marketing Certification', 'Marketo Certified Expert'],
-    fields: ['Marketing', 'Communications', 'Business Administration', 'Journalism', 'Psychology'],
-    bachelors: ['Bachelor of Arts', 'Bachelor of Business Administration', 'Bachelor of Science'],
-    masters: [MBA, ['Master of Science', 'Marketing']],
-    twoDegrees: 0.2,
-  },
-  customer_success: {
-    weight: 4, affinity: 0.8,
-    phrase: 'helping customers get value and stay',
-    objects: ['a book of enterprise accounts', 'customer onboarding', 'renewals and expansion', 'the support knowledge base', 'customer escalations', 'customer health scoring'],
-    projects: ['Customer Health Score', 'Onboarding Playbook', 'Knowledge Base Relaunch', 'Churn Reduction Program', 'Support Automation'],
-    certs: ['Certified Customer Success Manager (CCSM)', 'Salesforce Certified Administrator', 'Zendesk Support Administrator', 'ITIL 4 Foundation', 'HubSpot Service Hub Certification'],
-    fields: ['Business Administration', 'Communications', 'Psychology', 'Information Technology', 'English'],
-    bachelors: ['Bachelor of Arts', 'Bachelor of Science', 'Bachelor of Business Administration'],
-    masters: [MBA],
-    twoDegrees: 0.1,
-  },
-  finance: {
-    weight: 4, affinity: 0.75,
-    phrase: 'supporting decisions with financial planning and analysis',
-    objects: ['the annual operating plan', 'monthly forecasting', 'board reporting', 'unit economics analysis', 'investment memos', 'capital allocation'],
-    projects: ['Driver-Based Forecast Model', 'Board Reporting Pack', 'Anaplan Implementation', 'Unit Economics Dashboard', 'Fundraising Data Room'],
-    certs: ['Chartered Financial Analyst (CFA)', 'Financial Modeling & Valuation Analyst (FMVA)', 'Certified Management Accountant (CMA)', 'Financial Risk Manager (FRM)', 'Series 7', 'Series 63'],
-    fields: ['Finance', 'Economics', 'Accounting', 'Mathematics', 'Business Administration'],
-    bachelors: ['Bachelor of Science', 'Bachelor of Business Administration', 'Bachelor of Commerce'],
-    masters: [MBA, MBA, ['Master of Finance', 'Finance']],
-    twoDegrees: 0.35,
-  },
-  accounting: {
-    weight: 4, affinity: 0.6,
-    phrase: 'keeping financial reporting accurate and on time',
-    objects: ['the month-end close', 'accounts payable', 'revenue recognition', 'audit preparation', 'intercompany reconciliations', 'tax filings'],
-    projects: ['Close Acceleration', 'NetSuite Migration', 'Audit Readiness Program', 'AP Automation', 'Revenue Recognition Policy'],
-    certs: ['Certified Public Accountant (CPA)', 'Chartered Accountant (ACA)', 'ACCA', 'Certified Internal Auditor (CIA)', 'Certified Management Accountant (CMA)', 'Enrolled Agent (EA)', 'QuickBooks Certified ProAdvisor'],
-    fields: ['Accounting', 'Accounting', 'Finance', 'Business Administration', 'Economics'],
-    bachelors: ['Bachelor of Science', 'Bachelor of Commerce', 'Bachelor of Business Administration'],
-    masters: [['Master of Accountancy', 'Accounting'], MBA],
-    twoDegrees: 0.2,
-  },
-  hr_people: {
-    weight: 3, affinity: 0.5,
-    phrase: 'building great places to work',
-    objects: ['performance review cycles', 'employee relations', 'benefits programs', 'HR policies', 'employee onboarding', 'compensation reviews'],
-    projects: ['Performance Review Redesign', 'HRIS Implementation', 'Employee Engagement Survey', 'Career Framework', 'Benefits Renewal'],
-    certs: ['SHRM Certified Professional (SHRM-CP)', 'SHRM Senior Certified Professional (SHRM-SCP)', 'Professional in Human Resources (PHR)', 'CIPD Level 5 Associate Diploma', 'Workday HCM Certification', 'Certified Compensation Professional (CCP)'],
-    fields: ['Human Resource Management', 'Psychology', 'Business Administration', 'Organizational Behavior', 'Sociology'],
-    bachelors: ['Bachelor of Arts', 'Bachelor of Science', 'Bachelor of Business Administration'],
-    masters: [['Master of Science', 'Human Resource Management'], MBA, ['Master of Arts', 'Organizational Psychology']],
-    twoDegrees: 0.2,
-  },
-  recruiting: {
-    weight: 3, affinity: 0.55,
-    phrase: 'hiring great teams',
-    objects: ['engineering hiring', 'executive searches', 'campus recruiting', 'sourcing pipelines', 'interview processes', 'the candidate experience'],
-    projects: ['Structured Interview Program', 'Campus Hiring Program', 'Diversity Sourcing Initiative', 'ATS Migration', 'Referral Program Relaunch'],
-    certs: ['LinkedIn Certified Professional – Recruiter', 'AIRS Certified Internet Recruiter (CIR)', 'SHRM Certified Professional (SHRM-CP)', 'Certified Diversity Recruiter (CDR)'],
-    fields: ['Psychology', 'Human Resource Management', 'Communications', 'Business Administration', 'Sociology'],
-    bachelors: ['Bachelor of Arts', 'Bachelor of Science'],
-    masters: [['Master of Science', 'Human Resource Management'], MBA],
-    twoDegrees: 0.1,
-  },
-  legal: {
-    weight: 2, affinity: 0.55,
-    phrase: 'giving practical legal advice to growing businesses',
-    objects: ['commercial contracts', 'privacy compliance', 'employment matters', 'corporate governance', 'IP portfolio management', 'regulatory filings'],
-    projects: ['Contract Playbook', 'GDPR Compliance Program', 'Contract Lifecycle Management Rollout', 'Trademark Portfolio Review', 'Compliance Training Program'],
-    certs: ['Certified Information Privacy Professional/Europe (CIPP/E)', 'Certified Information Privacy Professional/United States (CIPP/US)', 'Certified Information Privacy Manager (CIPM)', 'Certified Compliance and Ethics Professional (CCEP)', 'Certified Paralegal (CP)'],
-    fields: ['Political Science', 'History', 'Economics', 'Law', 'Philosophy'],
-    bachelors: ['Bachelor of Arts', 'Bachelor of Arts', 'Bachelor of Laws'],
-    masters: [['Juris Doctor', 'Law'], ['Juris Doctor', 'Law'], ['Master of Laws', 'Law']],
-    twoDegrees: 0.8,
-  },
-  operations: {
-    weight: 5, affinity: 0.6,
-    phrase: 'making businesses run better',
-    objects: ['process improvement initiatives', 'operational reporting', 'vendor management', 'quarterly business reviews', 'revenue operations', 'fulfillment operations'],
-    projects: ['Process Automation Initiative', 'Operating Cadence Redesign', 'Vendor Consolidation', 'KPI Dashboard', 'Cost Reduction Program'],
-    certs: ['Lean Six Sigma Green Belt', 'Lean Six Sigma Black Belt', 'Project Management Professional (PMP)', 'Certified Business Analysis Professional (CBAP)', 'Salesforce Certified Administrator'],
-    fields: ['Business Administration', 'Industrial Engineering', 'Economics', 'Operations Management', 'Supply Chain Management'],
-    bachelors: ['Bachelor of Science', 'Bachelor of Business Administration', 'Bachelor of Arts'],
-    masters: [MBA, MS],
-    twoDegrees: 0.25,
-  },
-  supply_chain: {
-    weight: 3, affinity: 0.8,
-    phrase: 'building resilient, efficient supply chains',
-    objects: ['demand planning', 'supplier negotiations', 'inventory optimization', 'inbound logistics', 'S&OP processes', 'warehouse operations'],
-    projects: ['S&OP Implementation', 'Supplier Diversification', 'Inventory Optimization', 'Warehouse Network Redesign', 'Freight Cost Reduction'],
-    certs: ['APICS Certified Supply Chain Professional (CSCP)', 'APICS Certified in Planning and Inventory Management (CPIM)', 'Certified Professional in Supply Management (CPSM)', 'CIPS Level 4 Diploma in Procurement and Supply', 'Lean Six Sigma Green Belt'],
-    fields: ['Supply Chain Management', 'Logistics', 'Industrial Engineering', 'Business Administration', 'Operations Research'],
-    bachelors: ['Bachelor of Science', 'Bachelor of Business Administration', 'Bachelor of Engineering'],
-    masters: [MBA, ['Master of Science', 'Supply Chain Management']],
-    twoDegrees: 0.2,
-  },
-  healthcare_nursing: {
-    weight: 5, affinity: 0.97,
-    phrase: 'delivering compassionate, evidence-based patient care',
-    objects: ['patient care on a medical-surgical unit', 'critically ill patients', 'emergency triage', 'patient and family education', 'care coordination', 'precepting new graduate nurses'],
-    projects: ['Fall Prevention Initiative', 'Sepsis Early Warning Protocol', 'Nurse Residency Program', 'Hand Hygiene Campaign', 'Discharge Education Program'],
-    certs: ['Registered Nurse (RN) License', 'Basic Life Support (BLS)', 'Advanced Cardiac Life Support (ACLS)', 'Pediatric Advanced Life Support (PALS)', 'Critical Care Registered Nurse (CCRN)', 'Certified Emergency Nurse (CEN)', 'Trauma Nursing Core Course (TNCC)'],
-    fields: ['Nursing'],
-    bachelors: ['Bachelor of Science in Nursing', 'Bachelor of Science in Nursing', 'Associate Degree in Nursing'],
-    masters: [['Master of Science in Nursing', 'Nursing'], ['Doctor of Nursing Practice', 'Nursing']],
-    twoDegrees: 0.2,
-  },
-  mechanical_engineering: {
-    weight: 3, affinity: 0.8,
-    phrase: 'designing and manufacturing physical products',
-    objects: ['new product introductions', 'tooling and fixtures', 'thermal management designs', 'manufacturing process improvements', 'test and validation plans', 'supplier quality'],
-    projects: ['Lightweight Enclosure Redesign', 'Assembly Line Automation', 'Thermal Test Rig', 'Cost-Down Program', 'Design for Manufacturing Review'],
-    certs: ['Certified SolidWorks Professional (CSWP)', 'Professional Engineer (PE)', 'Engineer in Training (EIT)', 'Six Sigma Green Belt', 'ASME GD&T Professional (GDTP)', 'Certified Manufacturing Engineer (CMfgE)'],
-    fields: ['Mechanical Engineering', 'Mechanical Engineering', 'Aerospace Engineering', 'Manufacturing Engineering', 'Materials Science'],
-    bachelors: ['Bachelor of Science', 'Bachelor of Engineering'],
-    masters: [MS, MENG, MBA],
-    twoDegrees: 0.25,
-  },
-  electrical_engineering: {
-    weight: 2.5, affinity: 0.8,
-    phrase: 'designing reliable electronics and power systems',
-    objects: ['PCB designs for consumer devices', 'power electronics', 'embedded firmware', 'grid interconnection studies', 'control panels and PLC logic', 'RF front-end designs'],
-    projects: ['Battery Management System', 'Motor Controller Board', 'Substation Upgrade', 'IoT Sensor Module', 'EMC Compliance Redesign'],
-    certs: ['Professional Engineer (PE)', 'Engineer in Training (EIT)', 'Certified LabVIEW Developer', 'IPC Certified Interconnect Designer (CID)', 'Certified Automation Professional (CAP)'],
-    fields: ['Electrical Engineering', 'Electrical Engineering', 'Electronics Engineering', 'Computer Engineering', 'Physics'],
-    bachelors: ['Bachelor of Science', 'Bachelor of Engineering'],
-    masters: [MS, MENG, PHD],
-    twoDegrees: 0.3,
-  },
-};
+const FAMILY_TEXT: Record<string, FamilyText> = familyTextData;
 
 const DEGREE_YEARS: Record<string, number> = {
   'Associate Degree in Nursing': 2,

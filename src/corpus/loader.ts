@@ -1,6 +1,7 @@
 import type { Db } from '../db/knex';
+import { peopleRepository, type PersonRow } from '../db/people.repository';
 import type { PersonProfile } from '../domain/profile';
-import { findMetro } from './reference';
+import { findMetro } from '../reference/taxonomy';
 import { createPersonGenerator } from './generator';
 
 export const DEFAULT_CORPUS_SIZE = 100_000;
@@ -14,7 +15,7 @@ export interface LoadProgress {
 }
 
 /** The people-table row of a profile: the filter and result-list columns (the profile goes to people_profiles). */
-export function personRow(p: PersonProfile) {
+export function personRow(p: PersonProfile): PersonRow {
   return {
     id: p.id,
     first_name: p.first_name,
@@ -49,23 +50,15 @@ export async function loadCorpus(db: Db, opts: { size: number; seed: number; onP
   for (let from = 0; from < opts.size; from += BATCH) {
     const people: PersonProfile[] = [];
     for (let i = from; i < Math.min(opts.size, from + BATCH); i++) people.push(generator.person(i));
-    const result: { id: string }[] = await db.transaction(async (trx) => {
-      const added = await trx('people').insert(people.map(personRow)).onConflict('id').ignore().returning('id');
-      const fresh = new Set(added.map((r: { id: string }) => r.id));
-      const profiles = people.filter((p) => fresh.has(p.id)).map((p) => ({ id: p.id, profile: JSON.stringify(p) }));
-      if (profiles.length) await trx('people_profiles').insert(profiles);
-      return added;
-    });
-    inserted += result.length;
+    const added = await db.transaction((trx) => peopleRepository(trx).insertNew(people.map((p) => ({ row: personRow(p), profile: p }))));
+    inserted += added.length;
     const loaded = Math.min(opts.size, from + BATCH);
     opts.onProgress?.({ loaded, total: opts.size, perSecond: Math.round(loaded / Math.max(0.001, (Date.now() - started) / 1000)) });
   }
-  await db.raw('analyze people');
-  await db.raw('analyze people_profiles');
+  await peopleRepository(db).analyze();
   return { inserted };
 }
 
 export async function corpusSize(db: Db): Promise<number> {
-  const [{ n }] = await db('people').count({ n: '*' });
-  return Number(n);
+  return peopleRepository(db).count();
 }

@@ -24,6 +24,9 @@ export function creditLedgerRepository(db: Db) {
         .returning('id');
       return rows.length > 0;
     },
+    async findByUniqueKey(uniqueKey: string): Promise<{ bucket: CreditBucket; delta: number } | undefined> {
+      return db('credit_ledger').where({ unique_key: uniqueKey }).first();
+    },
     async balance(workspaceId: string, bucket: CreditBucket): Promise<number> {
       const row = await db('credit_ledger').where({ workspace_id: workspaceId, bucket }).sum({ total: 'delta' }).first();
       return Number(row?.total ?? 0);

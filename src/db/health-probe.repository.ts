@@ -9,6 +9,10 @@ export interface HealthProbe {
 
 export function healthProbeRepository(db: Db) {
   return {
+    /** One trivial round trip: the database answers. */
+    async ping(): Promise<void> {
+      await db.raw('select 1');
+    },
     async create(id: string): Promise<void> {
       await db('health_probes').insert({ id });
     },

@@ -39,6 +39,10 @@ export function projectRepository(db: Db) {
     async find(id: string): Promise<Project | undefined> {
       return db('projects').where({ id }).first();
     },
+    /** Locks the project row until the transaction ends: shortlist changes and expansions serialise on it. */
+    async lock(id: string): Promise<void> {
+      await db('projects').where({ id }).forUpdate().first();
+    },
     async findInWorkspace(workspaceId: string, id: string): Promise<Project | undefined> {
       return db('projects').where({ workspace_id: workspaceId, id }).first();
     },

@@ -1,4 +1,4 @@
-import { ROLE_FAMILIES } from '../corpus/reference';
+import { ROLE_FAMILIES } from '../reference/taxonomy';
 import type { Db } from './knex';
 
 export interface RoleFamilyRow {

@@ -1,8 +1,6 @@
 import type { Db } from './knex';
 import type { ResolvedCriteria } from '../domain/criteria';
 import type { ScoringWeights } from '../domain/scoring';
-import type { PassRow } from '../searches/pass';
-import { RECORD_CSV_SQL } from '../searches/records';
 
 export type SearchStatus = 'queued' | 'running' | 'complete' | 'failed';
 export type StopReason = 'target_reached' | 'pool_exhausted' | 'read_budget_reached' | 'error' | 'cancelled';
@@ -36,6 +34,25 @@ export interface SearchRow {
   updated_at: Date;
 }
 
+export type PassKind = 'launch' | 'expansion' | 'database_pass';
+
+/** A pass of a search (search_passes); passes are written through searchPassRepository. */
+export interface PassRow {
+  search_id: string;
+  pass: number;
+  kind: PassKind;
+  level: number | null;
+  criteria: ResolvedCriteria;
+  broadening: unknown;
+  status: SearchStatus;
+  profiles_read: number;
+  delivered: number;
+  shortlisted: number;
+  stop_reason: StopReason | null;
+  outcome: Outcome | null;
+  previous: Pick<SearchRow, 'outcome' | 'stop_reason' | 'closed_at'> | null;
+}
+
 export interface PersonRow {
   candidate_id: string;
   person_id: string;
@@ -48,6 +65,22 @@ export interface PersonRow {
   summary: Record<string, unknown>;
   profile: Record<string, unknown> | null;
 }
+
+/** The columns a launch sets; the rest take their defaults. */
+export type NewSearch = Pick<SearchRow, 'id' | 'workspace_id' | 'project_id' | 'api_key_id' | 'status' | 'source' | 'criteria' | 'jd_text' | 'jd_confidence' | 'funding_bucket'>;
+
+export type SearchChanges = Partial<Pick<SearchRow, 'status' | 'outcome' | 'stop_reason' | 'failure_reason' | 'criteria' | 'scoring_weights' | 'profiles_read' | 'delivered' | 'shortlisted' | 'pages_fetched' | 'pass_count' | 'closed_at'>>;
+
+/**
+ * The Records CSV line of every person of a seq range (columns in RECORD_COLUMNS order,
+ * CRLF-terminated), joined from the fragments stored with each row (migration 1100): the export
+ * handles one string per row and no profile objects, which keeps it fast and small in memory.
+ */
+const RECORD_CSV_SQL = `
+  select concat_ws(',', sp.status, coalesce(sp.score::text, ''), (sp.page + 1)::text, sp.csv_person, sp.candidate_id::text, sp.csv_profile) || E'\r\n' as line
+    from search_people sp
+   where sp.search_id = ? and sp.seq > ? and sp.seq <= ?
+   order by sp.seq`;
 
 /** A person of the people list with its JSON columns still as text. */
 export interface RawPerson {
@@ -66,21 +99,72 @@ export function searchRepository(db: Db) {
     async findInWorkspace(workspaceId: string, id: string): Promise<SearchRow | undefined> {
       return db('searches').where({ workspace_id: workspaceId, id }).first();
     },
+    /** Locks the search row until the transaction ends (every state change of a search takes it). */
+    async lock(id: string): Promise<SearchRow> {
+      return db('searches').where({ id }).forUpdate().first();
+    },
     async lastPass(searchId: string): Promise<PassRow | undefined> {
       return db('search_passes').where({ search_id: searchId }).orderBy('pass', 'desc').first();
     },
     async listForProject(projectId: string): Promise<SearchRow[]> {
       return db('searches').where({ project_id: projectId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
     },
+    async listForProjectNewestFirst(projectId: string): Promise<SearchRow[]> {
+      return db('searches').where({ project_id: projectId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+    },
+    async insert(search: NewSearch): Promise<SearchRow> {
+      const [row] = await db('searches').insert(search).returning('*');
+      return row;
+    },
+    async update(id: string, changes: SearchChanges): Promise<SearchRow> {
+      const [row] = await db('searches').where({ id }).update(changes).returning('*');
+      return row;
+    },
+    /** Running from now on; started_at keeps the first start (later passes run the same search again). */
+    async markRunning(id: string): Promise<SearchRow> {
+      const [row] = await db('searches').where({ id }).update({ status: 'running', started_at: db.raw('coalesce(started_at, now())') }).returning('*');
+      return row;
+    },
+    /** Ends the search (complete or failed) now. */
+    async close(id: string, changes: Pick<SearchRow, 'status' | 'outcome' | 'stop_reason'> & Partial<Pick<SearchRow, 'failure_reason'>>): Promise<SearchRow> {
+      const [row] = await db('searches').where({ id }).update({ ...changes, closed_at: db.fn.now() }).returning('*');
+      return row;
+    },
+    /** Searches the workspace launched since midnight UTC. */
+    async launchedToday(workspaceId: string): Promise<number> {
+      const [{ today }] = await db('searches').where({ workspace_id: workspaceId }).andWhere('created_at', '>=', db.raw("date_trunc('day', now() at time zone 'utc') at time zone 'utc'")).count({ today: '*' });
+      return Number(today);
+    },
+    /** How many of the workspace's searches run and how many wait for a slot. */
+    async activeCounts(workspaceId: string): Promise<{ running: number; queued: number }> {
+      const counts: { status: string; n: number }[] = await db('searches').where({ workspace_id: workspaceId }).whereIn('status', ['queued', 'running']).groupBy('status').select('status').count({ n: '*' });
+      return { running: Number(counts.find((c) => c.status === 'running')?.n ?? 0), queued: Number(counts.find((c) => c.status === 'queued')?.n ?? 0) };
+    },
+    async runningCount(workspaceId: string): Promise<number> {
+      const [{ running }] = await db('searches').where({ workspace_id: workspaceId, status: 'running' }).count({ running: '*' });
+      return Number(running);
+    },
+    /** Whether a search of the same workspace has waited longer (FIFO order: created_at, then id). */
+    async olderQueuedExists(search: Pick<SearchRow, 'id' | 'workspace_id' | 'created_at'>): Promise<boolean> {
+      const older = await db('searches')
+        .where({ workspace_id: search.workspace_id, status: 'queued' })
+        .andWhere((q) => q.where('created_at', '<', search.created_at).orWhere((q2) => q2.where('created_at', '=', search.created_at).andWhere('id', '<', search.id)))
+        .first('id');
+      return older !== undefined;
+    },
+    /** The workspace's oldest waiting searches (at most `limit`), with their current pass. */
+    async oldestQueued(workspaceId: string, limit: number): Promise<{ id: string; pass_count: number }[]> {
+      return db('searches').where({ workspace_id: workspaceId, status: 'queued' }).orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(limit).select('id', 'pass_count');
+    },
+    /** The search's status and version stamp, if it belongs to the workspace. */
+    async version(workspaceId: string, searchId: string): Promise<Pick<SearchRow, 'status' | 'updated_at'> | undefined> {
+      return db('searches').where({ id: searchId, workspace_id: workspaceId }).first('status', 'updated_at');
+    },
     /**
      * Scored people, best score first, ties in the order returned, with how many match min_score
      * (a window count: one query). JSON columns come back as text, to be spliced into the response
      * without a parse/stringify round trip.
      */
-    /** The search's status and version stamp, if it belongs to the workspace. */
-    async version(workspaceId: string, searchId: string): Promise<Pick<SearchRow, 'status' | 'updated_at'> | undefined> {
-      return db('searches').where({ id: searchId, workspace_id: workspaceId }).first('status', 'updated_at');
-    },
     async scoredPeople(searchId: string, opts: { minScore?: number; limit: number; offset: number; withProfile: boolean }): Promise<{ people: RawPerson[]; total: number }> {
       const { rows } = await db.raw(
         `select candidate_id, summary->>'first_name' || ' ' || (summary->>'last_name') as name, score,

@@ -34,6 +34,10 @@ export function workspaceRepository(db: Db) {
     async find(id: string): Promise<Workspace | undefined> {
       return db('workspaces').where({ id }).first();
     },
+    /** Locks the workspace row until the transaction ends: launches and slot claims serialise on it. */
+    async lock(id: string): Promise<Workspace> {
+      return db('workspaces').where({ id }).forUpdate().first();
+    },
     async update(id: string, changes: WorkspaceChanges): Promise<Workspace | undefined> {
       const [row] = await db('workspaces')
         .where({ id })

@@ -8,7 +8,8 @@ import { startInfrastructure } from './stack';
 
 /**
  * `npm test` after the plain-Node bootstrap: a private stack (free ports, a throw-away database
- * and in-memory Temporal state), the type check, then jest against it. Exits with jest's code.
+ * and in-memory Temporal state), the type check and the import-cycle check, then jest against it.
+ * Exits with jest's code.
  */
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -45,6 +46,10 @@ async function main(): Promise<number> {
   const [pgPort, temporalPort, httpPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
 
   const typecheck = run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], settings.passthrough);
+  // No module may import itself back at run time (DESIGN.md §1): madge lists any cycle and exits 1. Type-only
+  // imports are erased by the compiler and skipped (.madgerc): workflows import the activities' types and
+  // the Temporal catalogue the workflows' types, while activities start workflows: a cycle of types only.
+  const cycles = run(process.execPath, [path.join(ROOT, 'node_modules/madge/bin/cli.js'), '--circular', '--no-spinner', '--no-color', '--extensions', 'ts', '--ts-config', 'tsconfig.json', 'src', 'api', 'workflows', 'activities'], settings.passthrough);
   const started = Date.now();
   const infra = await startInfrastructure({
     databaseUrl: settings.databaseUrl,
@@ -73,6 +78,13 @@ async function main(): Promise<number> {
       return typecheckCode;
     }
     log('type check passed');
+    const cyclesCode = await cycles;
+    if (interrupted) return 130;
+    if (cyclesCode !== 0) {
+      log('import cycle check failed');
+      return cyclesCode;
+    }
+    log('no import cycles');
     const env: NodeJS.ProcessEnv = {
       ...settings.passthrough,
       NODE_ENV: 'test',

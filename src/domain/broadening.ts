@@ -1,4 +1,4 @@
-import { findFamily, findMetro } from '../corpus/reference';
+import { findFamily, findMetro } from '../reference/taxonomy';
 import type { ResolvedCriteria } from './criteria';
 
 /** One change an expansion made to the criteria, explained for the response and the pass record. */

@@ -15,7 +15,7 @@ import {
   findFamily,
   findMetro,
   type RoleFamily,
-} from '../corpus/reference';
+} from '../reference/taxonomy';
 import { SENIORITIES, type Seniority } from './profile';
 
 /** Same shape as the API's `Problem` (api/validate.ts); kept here so the domain does not import the API layer. */

@@ -2,6 +2,8 @@
  * Built-in job-description extractor: deterministic pattern matching over the reference data
  * (no language model). It only proposes criteria; `parseCriteria` still validates them.
  */
+import industrySynonymData from '../reference/data/industry-synonyms.json';
+import skillSynonymData from '../reference/data/skill-synonyms.json';
 import {
   INDUSTRIES,
   METROS,
@@ -10,7 +12,7 @@ import {
   SKILLS,
   canonicalIndustry,
   canonicalSkill,
-} from '../corpus/reference';
+} from '../reference/taxonomy';
 import type { Criteria } from './criteria';
 import type { Seniority } from './profile';
 
@@ -192,73 +194,7 @@ function findMetroMention(text: string): { metroId: string; confidence: number }
  * Words a job description uses for an industry. Targets are resolved through `canonicalIndustry`
  * (a unit test checks each one), so a renamed reference industry shows up in tests, not at run time.
  */
-export const INDUSTRY_SYNONYMS: Record<string, string> = {
-  fintech: 'Financial Services',
-  'financial technology': 'Financial Services',
-  payments: 'Financial Services',
-  'payments company': 'Financial Services',
-  crypto: 'Financial Services',
-  'investment bank': 'Investment Banking',
-  'private equity': 'Venture Capital & Private Equity',
-  'venture capital': 'Venture Capital & Private Equity',
-  'asset management': 'Investment Management',
-  'hedge fund': 'Investment Management',
-  insurtech: 'Insurance',
-  healthtech: 'Hospital & Health Care',
-  'health tech': 'Hospital & Health Care',
-  'health care': 'Hospital & Health Care',
-  healthcare: 'Hospital & Health Care',
-  hospital: 'Hospital & Health Care',
-  hospitals: 'Hospital & Health Care',
-  'health system': 'Hospital & Health Care',
-  medtech: 'Medical Devices',
-  'medical device': 'Medical Devices',
-  biotech: 'Biotechnology',
-  pharma: 'Pharmaceuticals',
-  pharmaceutical: 'Pharmaceuticals',
-  edtech: 'E-Learning',
-  'e-commerce': 'E-Commerce',
-  ecommerce: 'E-Commerce',
-  'online retail': 'E-Commerce',
-  saas: 'Software Development',
-  'b2b saas': 'Software Development',
-  'software company': 'Software Development',
-  adtech: 'Marketing & Advertising',
-  'advertising agency': 'Marketing & Advertising',
-  'marketing agency': 'Marketing & Advertising',
-  proptech: 'Real Estate',
-  cleantech: 'Renewables & Environment',
-  climate: 'Renewables & Environment',
-  'renewable energy': 'Renewables & Environment',
-  'clean energy': 'Renewables & Environment',
-  gaming: 'Computer Games',
-  'video games': 'Computer Games',
-  'game studio': 'Computer Games',
-  logistics: 'Logistics & Supply Chain',
-  'supply chain company': 'Logistics & Supply Chain',
-  telecom: 'Telecommunications',
-  telco: 'Telecommunications',
-  cybersecurity: 'Computer & Network Security',
-  'cyber security': 'Computer & Network Security',
-  'security company': 'Computer & Network Security',
-  'consulting firm': 'Management Consulting',
-  'law firm': 'Law Practice',
-  'staffing agency': 'Staffing & Recruiting',
-  'recruitment agency': 'Staffing & Recruiting',
-  'non-profit': 'Non-Profit Organization Management',
-  nonprofit: 'Non-Profit Organization Management',
-  'public sector': 'Government Administration',
-  aerospace: 'Aviation & Aerospace',
-  airline: 'Airlines & Aviation',
-  semiconductor: 'Semiconductors',
-  'chip company': 'Semiconductors',
-  automaker: 'Automotive',
-  'car maker': 'Automotive',
-  'consumer packaged goods': 'Consumer Goods',
-  cpg: 'Consumer Goods',
-  'real estate': 'Real Estate',
-  university: 'Higher Education',
-};
+export const INDUSTRY_SYNONYMS: Record<string, string> = industrySynonymData;
 
 /**
  * Reference names that are also everyday words or activities ("Research", "Design",
@@ -329,55 +265,7 @@ const EXACT_CASE_SKILLS = new Set([
   'cerner', 'hyperion', 'splunk', 'jenkins', 'terraform', 'docker',
 ]);
 /** Other spellings → reference skill (checked by a unit test). `exact` ones are matched case-sensitively. */
-export const SKILL_SYNONYMS: { phrase: string; skill: string; exact?: boolean }[] = [
-  { phrase: 'Golang', skill: 'Go' },
-  { phrase: 'Go (Golang)', skill: 'Go' },
-  { phrase: 'Go lang', skill: 'Go' },
-  { phrase: 'R programming', skill: 'R' },
-  { phrase: 'R language', skill: 'R' },
-  { phrase: 'RStudio', skill: 'R' },
-  { phrase: 'K8s', skill: 'Kubernetes' },
-  { phrase: 'Postgres', skill: 'PostgreSQL' },
-  { phrase: 'NodeJS', skill: 'Node.js' },
-  { phrase: 'Node JS', skill: 'Node.js' },
-  { phrase: 'Node', skill: 'Node.js', exact: true },
-  { phrase: 'ReactJS', skill: 'React' },
-  { phrase: 'React.js', skill: 'React' },
-  { phrase: 'VueJS', skill: 'Vue.js' },
-  { phrase: 'Vue', skill: 'Vue.js', exact: true },
-  { phrase: 'GCP', skill: 'Google Cloud', exact: true },
-  { phrase: 'Google Cloud Platform', skill: 'Google Cloud' },
-  { phrase: 'Amazon Web Services', skill: 'AWS' },
-  { phrase: 'Microsoft Excel', skill: 'Excel' },
-  { phrase: 'MS Excel', skill: 'Excel' },
-  { phrase: 'SFDC', skill: 'Salesforce', exact: true },
-  { phrase: 'ML', skill: 'Machine Learning', exact: true },
-  { phrase: 'NLP', skill: 'Natural Language Processing', exact: true },
-  { phrase: 'LLMs', skill: 'Large Language Models', exact: true },
-  { phrase: 'LLM', skill: 'Large Language Models', exact: true },
-  { phrase: 'Spark', skill: 'Apache Spark', exact: true },
-  { phrase: 'PySpark', skill: 'Apache Spark' },
-  { phrase: 'Kafka', skill: 'Apache Kafka' },
-  { phrase: 'Airflow', skill: 'Apache Airflow', exact: true },
-  { phrase: 'Flink', skill: 'Apache Flink' },
-  { phrase: 'sklearn', skill: 'scikit-learn' },
-  { phrase: 'CI CD', skill: 'CI/CD' },
-  { phrase: 'IaC', skill: 'Infrastructure as Code', exact: true },
-  { phrase: 'dotnet', skill: '.NET' },
-  { phrase: 'EHR', skill: 'Electronic Medical Records', exact: true },
-  { phrase: 'EMR', skill: 'Electronic Medical Records', exact: true },
-  { phrase: 'Electronic Health Records', skill: 'Electronic Medical Records' },
-  { phrase: 'Epic', skill: 'Epic Systems', exact: true },
-  { phrase: 'BLS', skill: 'Basic Life Support', exact: true },
-  { phrase: 'ACLS', skill: 'Advanced Cardiac Life Support', exact: true },
-  { phrase: 'SOX', skill: 'Sarbanes-Oxley', exact: true },
-  { phrase: 'US GAAP', skill: 'GAAP', exact: true },
-  { phrase: 'M&A', skill: 'Mergers & Acquisitions', exact: true },
-  { phrase: 'pen testing', skill: 'Penetration Testing' },
-  { phrase: 'pentesting', skill: 'Penetration Testing' },
-  { phrase: 'A/B tests', skill: 'A/B Testing' },
-  { phrase: 'A/B test', skill: 'A/B Testing' },
-];
+export const SKILL_SYNONYMS: { phrase: string; skill: string; exact?: boolean }[] = skillSynonymData;
 
 /** A separator or a preposition right before the name ("Python, Go", "written in Go"). */
 const LIST_BEFORE = /(?:[,/(&;•·]|\band|\bor|\bin|\bwith|\busing)\s*$/i;

@@ -3,8 +3,10 @@
  * the `people` table stores them, scoring reads them, and the Records CSV prints them.
  */
 
-export const SENIORITIES = ['intern', 'junior', 'mid', 'senior', 'lead', 'manager', 'director', 'vp', 'cxo'] as const;
-export type Seniority = (typeof SENIORITIES)[number];
+import type { Seniority } from '../reference/taxonomy';
+
+// Seniorities are reference data (src/reference); profiles and criteria use them from there.
+export { SENIORITIES, type Seniority } from '../reference/taxonomy';
 
 export interface ExperienceEntry {
   title: string;

@@ -19,7 +19,7 @@
  * - Currently at an excluded company (case-insensitive) → score 0, `excluded: true`.
  * - Missing or malformed profile fields count as no match; they never throw.
  */
-import { SENIORITY_TITLE_WORDS, findFamily, findMetro } from '../corpus/reference';
+import { SENIORITY_TITLE_WORDS, findFamily, findMetro } from '../reference/taxonomy';
 import type { ResolvedCriteria } from './criteria';
 import { SENIORITIES, type PersonProfile, type Seniority } from './profile';
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/knex';
+import { outboxRepository } from '../db/outbox.repository';
 
 /** Date-form version of the event envelope (spec "Versioning"); changes only on breaking shape changes. */
 export const API_VERSION = '2026-11-20';
@@ -22,12 +23,7 @@ export interface OutboxEvent {
  * Returns the event id, or null when an event with the same dedupe key was already written.
  */
 export async function writeEvent(trx: Db, event: OutboxEvent): Promise<string | null> {
-  const rows = await trx('outbox_events')
-    // clock_timestamp, not now(): a transaction that waited for a lock writes a later created_at,
-    // so created_at follows the order in which changes really happened (receivers sort by it).
-    .insert({ id: newEventId(), workspace_id: event.workspaceId, type: event.type, data: event.data, dedupe_key: event.dedupeKey, created_at: trx.raw('clock_timestamp()') })
-    .onConflict('dedupe_key')
-    .ignore()
-    .returning('id');
-  return rows[0]?.id ?? null;
+  const id = newEventId();
+  const written = await outboxRepository(trx).insert({ id, workspace_id: event.workspaceId, type: event.type, data: event.data, dedupe_key: event.dedupeKey });
+  return written ? id : null;
 }

@@ -1,7 +1,7 @@
-import { findMetro } from '../corpus/reference';
+import { findMetro } from '../reference/taxonomy';
 import { canonicalJson, type ResolvedCriteria } from '../domain/criteria';
-import type { PersonProfile } from '../domain/profile';
 import type { Db } from '../db/knex';
+import { peopleRepository } from '../db/people.repository';
 import type { CandidateSummary, ProfileSource } from './profile-source';
 
 /** `"backend engineer" or typescript or …` for websearch_to_tsquery: titles as phrases, skills as terms. */
@@ -36,6 +36,20 @@ const CACHE_TTL_MS = 10 * 60_000;
  * the places when given; they are ranked by family match, text rank and industry, ties by id.
  */
 export function databaseProfileSource(db: Db): ProfileSource {
+  const people = peopleRepository(db);
+  const rankedQuery = (criteria: ResolvedCriteria, offset: number, limit: number) =>
+    people.ranked(
+      {
+        families: criteria.family ? [criteria.family] : [],
+        industries: criteria.industries ?? [],
+        text: textQuery(criteria),
+        ...placeFilter(criteria),
+        excludedCompanies: (criteria.exclude_companies ?? []).map((c) => c.toLowerCase()),
+      },
+      offset,
+      limit,
+    );
+
   // Ranking is the expensive part (it scores every match); windows of ranked results are kept
   // briefly per process, keyed by what decides the ranking. Worst case after a corpus change:
   // a pass in the next minutes pages through the previous ranking.
@@ -51,38 +65,6 @@ export function databaseProfileSource(db: Db): ProfileSource {
     return rows;
   };
 
-  async function rankedQuery(criteria: ResolvedCriteria, offset: number, limit: number): Promise<CandidateSummary[]> {
-    const families = criteria.family ? [criteria.family] : [];
-    const industries = criteria.industries ?? [];
-    const query = textQuery(criteria);
-    const { metros, countries } = placeFilter(criteria);
-    const excluded = (criteria.exclude_companies ?? []).map((c) => c.toLowerCase());
-
-    const q = db('people').select(
-      'id as person_id', 'first_name', 'last_name', 'title', 'company', 'location', 'network_url', 'open_profile', 'premium',
-      'summary',
-    );
-    const tsq = db.raw(`websearch_to_tsquery('english', ?)`, [query]);
-    q.where((w) => {
-      if (families.length) w.orWhere('family', '=', db.raw('any(?::text[])', [families]));
-      if (query) w.orWhereRaw('search_vector @@ ?', [tsq]);
-      if (industries.length) w.orWhere('industry', '=', db.raw('any(?::text[])', [industries]));
-    });
-    if (metros.length || countries.length) {
-      q.where((w) => {
-        if (metros.length) w.orWhere('metro', '=', db.raw('any(?::text[])', [metros]));
-        if (countries.length) w.orWhere('country', '=', db.raw('any(?::text[])', [countries]));
-      });
-    }
-    if (excluded.length) q.whereRaw('lower(company) <> all(?::text[])', [excluded]);
-    const rank = [
-      families.length ? db.raw('(case when family = any(?::text[]) then 2 else 0 end)', [families]).toQuery() : '0',
-      query ? db.raw('ts_rank_cd(search_vector, ?)', [tsq]).toQuery() : '0',
-      industries.length ? db.raw('(case when industry = any(?::text[]) then 1 else 0 end)', [industries]).toQuery() : '0',
-    ].join(' + ');
-    return (await q.orderByRaw(`(${rank}) desc, id asc`).limit(limit).offset(offset)) as CandidateSummary[];
-  }
-
   return {
     name: 'database',
     async searchPage(criteria, page, pageSize) {
@@ -91,10 +73,8 @@ export function databaseProfileSource(db: Db): ProfileSource {
       return rows.slice(start, start + pageSize);
     },
 
-    async readProfiles(personIds) {
-      if (personIds.length === 0) return new Map();
-      const rows: { id: string; profile: PersonProfile }[] = await db('people_profiles').whereIn('id', personIds).select('id', 'profile');
-      return new Map(rows.map((r) => [r.id, r.profile]));
+    readProfiles(personIds) {
+      return people.profiles(personIds);
     },
   };
 }

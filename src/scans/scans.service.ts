@@ -4,9 +4,9 @@ import { scanRepository } from '../db/scan.repository';
 import type { Workspace } from '../db/workspace.repository';
 import { AppError } from '../domain/errors';
 import { isUuid } from '../domain/ids';
-import { launchSearch } from '../searches/launch';
-import { startPass } from '../searches/start';
-import { searchResource } from '../searches/view';
+import { launchSearch } from '../searches/launch.service';
+import { startPass } from '../searches/start.service';
+import { searchResource } from '../searches/searches.presenter';
 import type { Temporal } from '../temporal/client';
 import type { CreateScanBody } from './scans.schemas';
 

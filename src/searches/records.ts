@@ -28,14 +28,3 @@ export function recordResource(row: PersonRow) {
     profile: row.profile,
   };
 }
-
-/**
- * The Records CSV line of every person of a seq range (columns in RECORD_COLUMNS order,
- * CRLF-terminated), joined from the fragments stored with each row (migration 1100): the export
- * handles one string per row and no profile objects, which keeps it fast and small in memory.
- */
-export const RECORD_CSV_SQL = `
-  select concat_ws(',', sp.status, coalesce(sp.score::text, ''), (sp.page + 1)::text, sp.csv_person, sp.candidate_id::text, sp.csv_profile) || E'\r\n' as line
-    from search_people sp
-   where sp.search_id = ? and sp.seq > ? and sp.seq <= ?
-   order by sp.seq`;

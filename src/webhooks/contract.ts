@@ -1,6 +1,7 @@
 /**
- * Names and shapes shared by the webhook workflows (deterministic code) and the code that starts
- * or signals them. Pure: no Node or I/O imports, so workflows may import it.
+ * Shapes shared by the webhook workflows (deterministic code) and the code that starts or signals
+ * them (workflow names, ids and queues: src/temporal/catalog.ts). Pure: no Node or I/O imports,
+ * so workflows may import it.
  */
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'abandoned'] as const;
@@ -9,14 +10,8 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /** 1 attempt + one per retry step: the seventh failure abandons the delivery. */
 export const SPEC_RETRY_SCHEDULE_SECONDS = [30, 120, 600, 3600, 21600, 86400] as const;
 
-export const DELIVERY_WORKFLOW = 'webhookDeliveryWorkflow';
-export const OUTBOX_SWEEP_WORKFLOW = 'outboxSweepWorkflow';
 /** Sent to a running delivery workflow: make the next attempt now instead of after its timer. */
 export const REDELIVER_SIGNAL = 'redeliverNow';
-
-export const deliveryWorkflowId = (deliveryId: string) => `webhook-delivery-${deliveryId}`;
-export const redeliveryWorkflowId = (deliveryId: string, n: number) => `webhook-delivery-${deliveryId}-redeliver-${n}`;
-export const outboxSweepScheduleId = (taskQueue: string) => `outbox-sweep-${taskQueue}`;
 
 export type AttemptTrigger = 'scheduled' | 'redeliver';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config';
 import type { Db } from '../db/knex';
-import { webhookRepository, type WebhookAttemptRow, type WebhookDeliveryRow, type WebhookEndpointRow } from '../db/webhook.repository';
+import { webhookRepository, type WebhookDeliveryRow, type WebhookEndpointRow } from '../db/webhook.repository';
 import { AppError, notFound } from '../domain/errors';
 import { isUuid } from '../domain/ids';
 import { EVENT_TYPES, writeEvent } from '../events/outbox';
@@ -17,46 +17,6 @@ export const MAX_ENDPOINTS_PER_WORKSPACE = 10;
 /** How long test_webhook and redeliver wait for their attempt (10 s answer time + margin). */
 export const ATTEMPT_WAIT_MS = 12_000;
 export const ALL_EVENTS = '*';
-
-export const endpointResource = (e: WebhookEndpointRow) => ({
-  id: e.id,
-  url: e.url,
-  events: e.events,
-  enabled: e.enabled,
-  disabled_reason: e.disabled_reason,
-  secret_last4: e.secret_last4,
-  abandoned_in_a_row: e.consecutive_abandons,
-  created_at: e.created_at.toISOString(),
-  updated_at: e.updated_at.toISOString(),
-});
-
-export const attemptResource = (a: WebhookAttemptRow) => ({
-  number: a.number,
-  trigger: a.trigger,
-  status_code: a.status_code,
-  error: a.error,
-  duration_ms: a.duration_ms,
-  response_excerpt: a.response_excerpt,
-  at: a.created_at.toISOString(),
-});
-
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
-
-export const deliveryResource = (d: WebhookDeliveryRow, attempts?: WebhookAttemptRow[]) => ({
-  id: d.id,
-  webhook_id: d.endpoint_id,
-  event_id: d.event_id,
-  event_type: d.event_type,
-  status: d.status,
-  status_code: d.last_status_code,
-  error: d.last_error,
-  attempt_count: d.attempt_count,
-  next_retry_at: d.status === 'failed' ? iso(d.next_retry_at) : null,
-  created_at: iso(d.created_at),
-  updated_at: iso(d.updated_at),
-  delivered_at: iso(d.delivered_at),
-  ...(attempts ? { attempts: attempts.map(attemptResource) } : {}),
-});
 
 /** `*` (alone) for every type including later ones, else known types, each once. */
 export function normaliseEvents(events: string[] | undefined): string[] {
@@ -143,7 +103,7 @@ export async function sendTestEvent(db: Db, temporal: Temporal, endpoint: Webhoo
     dedupeKey: `webhook.test:${randomUUID()}`,
   }))!;
   try {
-    await fanOutEvents(db, deliveryStarter(temporal.client, temporal.taskQueue), { retryScheduleSeconds: [], eventIds: [eventId] });
+    await fanOutEvents(db, deliveryStarter(temporal), { retryScheduleSeconds: [], eventIds: [eventId] });
   } catch {
     throw temporalDown(); // the event stays in the outbox; the dispatcher sends it when it can
   }
@@ -163,7 +123,7 @@ export async function redeliver(db: Db, temporal: Pick<Temporal, 'client' | 'tas
   if (!endpoint?.enabled) throw endpointOff();
   let how;
   try {
-    how = await signalOrStartRedelivery(temporal.client, temporal.taskQueue, delivery, () => repo.nextRedelivery(delivery.id));
+    how = await signalOrStartRedelivery(temporal, delivery, () => repo.nextRedelivery(delivery.id));
   } catch {
     throw temporalDown();
   }

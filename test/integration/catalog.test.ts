@@ -63,8 +63,24 @@ describe('GET /v1/openapi.json and /docs', () => {
       Object.entries(methods).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
     );
     expect(operations.sort()).toEqual(routeTable.map((r) => `${r.method} ${r.path} ${r.name}`).sort());
-    // The request body schema comes from the route's zod schema.
-    expect(res.body.paths['/projects'].post.requestBody.content['application/json'].schema).toMatchObject({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
+    // The request body schema comes from the route's zod schema, as a component.
+    expect(res.body.paths['/projects'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateProject' });
+    expect(res.body.components.schemas.CreateProject).toMatchObject({ type: 'object', properties: { name: { type: 'string', maxLength: 120 } }, required: ['name'] });
+    // Typed query parameters, the Idempotency-Key header, optional empty bodies, every error code.
+    const people = res.body.paths['/searches/{searchId}/people'].get;
+    expect(people.parameters).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ in: 'path', name: 'searchId', required: true, schema: expect.objectContaining({ format: 'uuid' }) }),
+        expect.objectContaining({ in: 'query', name: 'limit', schema: expect.objectContaining({ type: 'integer' }) }),
+        expect.objectContaining({ in: 'query', name: 'profile', schema: expect.objectContaining({ type: 'boolean' }) }),
+      ]),
+    );
+    const launch = res.body.paths['/projects/{projectId}/searches'].post;
+    expect(launch.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: 'header', name: 'Idempotency-Key', required: true })]));
+    expect(launch.responses['400'].description).toEqual(expect.stringContaining('idempotency_key_required'));
+    expect(launch.responses['402'].description).toEqual(expect.stringContaining('shortlist_allocation_exhausted'));
+    expect(res.body.paths['/searches/{searchId}/database-pass'].post.requestBody.required).toBe(false);
+    expect(Object.keys(res.body.webhooks).sort()).toEqual(['search.completed', 'search.failed', 'search.queued', 'search.started', 'shortlist.changed', 'webhook.test']);
     expect(res.body.paths['/projects'].post.security).toEqual([{ bearer: ['searches:write'] }]);
   });
 
@@ -73,6 +89,14 @@ describe('GET /v1/openapi.json and /docs', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
     for (const r of routeTable) expect(res.text).toContain(`id="${r.name}"`);
+    // The reference viewer is served by us, not a CDN, and reads our document.
+    expect(res.text).toContain('data-url="/v1/openapi.json"');
+    const bundle = await stack.request('GET', '/docs/scalar.js');
+    expect([bundle.status, bundle.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
+    expect(bundle.text.length).toBeGreaterThan(100_000);
+    // Only /docs is loosened: the share pages keep the no-script policy.
+    expect((await stack.request('GET', '/share/nope')).headers.get('content-security-policy')).not.toContain('script-src');
   });
 });

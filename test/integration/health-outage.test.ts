@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { startEmbeddedPostgres, type PostgresHandle } from '../../src/dev/embedded-postgres';
-import { freePort, ProcessGroup } from '../../src/dev/processes';
+import { freePort, ProcessGroup, waitFor } from '../../src/dev/processes';
 import { startTemporalDevServer, type TemporalServerHandle } from '../../src/dev/temporal-server';
 import { startTestStack, type TestStack } from '../support/stack';
 
@@ -37,7 +37,8 @@ describe('GET /v1/health when a dependency dies', () => {
 
   it('names database when Postgres is killed', async () => {
     process.kill(postgres.pid!, 'SIGKILL');
-    await new Promise((r) => setTimeout(r, 300));
+    // Until its backends notice the postmaster is gone, a pooled connection may still answer.
+    await waitFor('health to notice', async () => (await stack.request('GET', '/v1/health')).body.data.checks.database === 'error', 15_000, 100);
     const res = await stack.request('GET', '/v1/health');
     expect(res.status).toBe(503);
     expect(res.body.data).toEqual({ ok: false, checks: { database: 'error', temporal: 'ok' } });
@@ -45,7 +46,7 @@ describe('GET /v1/health when a dependency dies', () => {
 
   it('names temporal too when the Temporal server is killed', async () => {
     process.kill(temporal.pid!, 'SIGKILL');
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor('health to notice', async () => (await stack.request('GET', '/v1/health')).body.data.checks.temporal === 'error', 15_000, 100);
     const res = await stack.request('GET', '/v1/health');
     expect(res.status).toBe(503);
     expect(res.body.data).toEqual({ ok: false, checks: { database: 'error', temporal: 'error' } });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { createApp } from '../../api/app';
 import { sendData } from '../../api/respond';
-import { defineRoutes } from '../../api/route-def';
+import { defineRoute } from '../../api/route-def';
 import { healthRoutes } from '../../api/routes/health.routes';
 import { createDb } from '../../src/db/knex';
 import { createLogger } from '../../src/logger';
@@ -69,8 +69,8 @@ describe('request handling middleware', () => {
   const db = createDb(config.databaseUrl, 2);
   beforeAll(async () => {
     const deps = { config, db, temporal: {} as never, logger: createLogger('silent', 'test') };
-    const echo = defineRoutes([
-      {
+    const echo = [
+      defineRoute({
         name: 'echo',
         method: 'POST',
         path: '/echo/{id}',
@@ -79,12 +79,14 @@ describe('request handling middleware', () => {
         costLine: 'Free.',
         summary: 'test route',
         proposable: false,
-        body: z.object({}).passthrough(),
-        async handler(ctx) {
-          sendData(ctx, { id: ctx.params.id, body: ctx.state.body ?? null });
+        tag: 'Test',
+        body: z.looseObject({}),
+        response: { kind: 'json', status: 200, data: z.unknown(), description: 'the request' },
+        async handler(ctx, { params, body }) {
+          sendData(ctx, { id: params.id, body });
         },
-      },
-      {
+      }),
+      defineRoute({
         name: 'boom',
         method: 'GET',
         path: '/boom',
@@ -93,11 +95,13 @@ describe('request handling middleware', () => {
         costLine: 'Free.',
         summary: 'test route',
         proposable: false,
+        tag: 'Test',
+        response: { kind: 'json', status: 200, data: z.unknown(), description: 'never' },
         async handler() {
           throw new Error('secret internal detail');
         },
-      },
-    ]);
+      }),
+    ];
     server = http.createServer(createApp(deps, [...healthRoutes, ...echo]).callback());
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;

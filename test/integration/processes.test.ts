@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { freePort, waitFor } from '../../src/dev/processes';
+import { TEST_RATE_LIMIT_ENV } from '../support/stack';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -40,12 +41,19 @@ describe('production processes (start:api, start:worker entry points)', () => {
       HOST: '127.0.0.1',
       PORT: String(port),
       TEMPORAL_TASK_QUEUE: `proc-test-${port}`,
+      // The keyless bucket of 127.0.0.1 is shared with the whole suite (see TEST_RATE_LIMIT_ENV).
+      ...TEST_RATE_LIMIT_ENV,
     };
     const api = startProcess('api/server.ts', env);
     const worker = startProcess('activities/worker.ts', env);
     try {
+      // Each probe has its own request id: the log line checked is the one of the 200, not an earlier 503.
+      let probe = 0;
+      let healthyId = '';
       await waitFor('api and worker', async () => {
-        const res = await fetch(`http://127.0.0.1:${port}/v1/health?worker=true`, { headers: { 'X-Request-Id': 'proc-test-rid' } });
+        const id = `proc-test-rid-${(probe += 1)}`;
+        const res = await fetch(`http://127.0.0.1:${port}/v1/health?worker=true`, { headers: { 'X-Request-Id': id } });
+        if (res.status === 200) healthyId = id;
         return res.status === 200;
       }, 60_000, 500);
       // The line is written as the response goes out; it may reach our pipe a moment after it.
@@ -61,7 +69,7 @@ describe('production processes (start:api, start:worker entry points)', () => {
               return []; // a line still being written
             }
           })
-          .find((l) => l.request_id === 'proc-test-rid');
+          .find((l) => l.request_id === healthyId);
       await waitFor('the request log line', async () => logLine() !== undefined, 5000, 50).catch(() => undefined);
       expect(logLine()).toMatchObject({ level: 'info', msg: 'request', path: '/v1/health', status: 200 });
     } finally {

@@ -28,7 +28,7 @@ describe('POST /v1/projects', () => {
     expect((await post({ name: 'é'.repeat(120) })).status).toBe(201);
     const tooLong = await post({ name: '🙂'.repeat(121) });
     expect([tooLong.status, tooLong.body.error.code]).toEqual([400, 'invalid_name']);
-    expect(tooLong.body.error.details).toEqual({ max_length: 120, length: 121 });
+    expect(tooLong.body.error.details).toEqual({ problems: [{ field: 'name', message: expect.any(String) }], max_length: 120, length: 121 });
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { INDUSTRIES, ROLE_FAMILIES } from '../../src/corpus/reference';
+import { INDUSTRIES, ROLE_FAMILIES } from '../../src/reference/taxonomy';
 import { parseCriteria } from '../../src/domain/criteria';
 import { keyFor, workspaceWithKey } from '../support/fixtures';
 import { startTestStack, type TestStack } from '../support/stack';

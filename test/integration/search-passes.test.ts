@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { creditLedgerRepository } from '../../src/db/credit-ledger.repository';
-import { requestExpansion } from '../../src/searches/expansion';
-import { launchSearch } from '../../src/searches/launch';
-import { ensureStrandedPassSweep, restartStrandedPasses, strandedPassSweepScheduleId } from '../../src/searches/recovery';
+import { requestExpansion } from '../../src/searches/expansion.service';
+import { launchSearch } from '../../src/searches/launch.service';
+import { restartStrandedPasses } from '../../src/searches/recovery.service';
+import { ensureSchedules, scheduleIds } from '../../src/temporal/catalog';
+import { launchBody } from '../../src/searches/searches.schemas';
 import { waitFor } from '../../src/dev/processes';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
 import { createProject, launch, waitForSearch } from '../support/searches';
@@ -242,7 +244,7 @@ describe('stranded passes (booked while Temporal could not be reached)', () => {
     const f = await workspaceWithKey(stack.db, { credits: 5 });
     const projectId = await createProject(stack, f.headers);
     // Booked exactly as the API books them, but never started: what a 503 from Temporal leaves.
-    const { search } = await launchSearch(stack.db, { workspace: f.workspace, key: f.key, projectId, idempotencyKey: `stranded-${randomUUID()}`, body: { criteria }, baseUrl: stack.config.publicBaseUrl });
+    const { search } = await launchSearch(stack.db, { workspace: f.workspace, key: f.key, projectId, idempotencyKey: `stranded-${randomUUID()}`, body: launchBody.parse({ criteria }), baseUrl: stack.config.publicBaseUrl });
     expect(search.status).toBe('queued');
     expect(await sweep(search.id)).toBe(0); // too recent: its start may still be on its way
     await backdate(search.id);
@@ -267,12 +269,12 @@ describe('stranded passes (booked while Temporal could not be reached)', () => {
   it('is run by a Schedule (created by the worker at start) through its workflow and activity', async () => {
     const f = await workspaceWithKey(stack.db, { credits: 5 });
     const projectId = await createProject(stack, f.headers);
-    const { search } = await launchSearch(stack.db, { workspace: f.workspace, key: f.key, projectId, idempotencyKey: `stranded-${randomUUID()}`, body: { criteria }, baseUrl: stack.config.publicBaseUrl });
+    const { search } = await launchSearch(stack.db, { workspace: f.workspace, key: f.key, projectId, idempotencyKey: `stranded-${randomUUID()}`, body: launchBody.parse({ criteria }), baseUrl: stack.config.publicBaseUrl });
     await backdate(search.id);
     const queue = stack.config.temporal.taskQueue;
-    await ensureStrandedPassSweep(stack.temporal.client, queue);
-    await ensureStrandedPassSweep(stack.temporal.client, queue); // idempotent
-    const schedule = stack.temporal.client.schedule.getHandle(strandedPassSweepScheduleId(queue));
+    expect(await ensureSchedules(stack.temporal.client, queue, ['strandedPassSweep'])).toMatchObject([{ result: 'created' }]);
+    expect(await ensureSchedules(stack.temporal.client, queue, ['strandedPassSweep'])).toMatchObject([{ result: 'unchanged' }]); // idempotent
+    const schedule = stack.temporal.client.schedule.getHandle(scheduleIds.strandedPassSweep(queue));
     try {
       expect((await schedule.describe()).action).toMatchObject({ type: 'startWorkflow', workflowType: 'strandedPassSweepWorkflow', taskQueue: queue });
       await schedule.trigger();

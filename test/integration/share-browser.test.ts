@@ -57,4 +57,20 @@ describe('the share page in a real browser', () => {
     await page.screenshot({ path: shot, fullPage: true });
     expect(fs.statSync(shot).size).toBeGreaterThan(5_000);
   }, 90_000);
+
+  it('renders the API reference at /docs with Scalar from our own host, within its CSP', async () => {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    const foreign: string[] = [];
+    page.on('request', (r) => !r.url().startsWith(stack.url) && !r.url().startsWith('data:') && !r.url().startsWith('blob:') && foreign.push(r.url()));
+    await page.goto(`${stack.url}/docs`);
+    // Scalar renders /v1/openapi.json client-side: the title and the tags of the operations.
+    await page.getByRole('heading', { name: 'Candidate Sourcing API' }).first().waitFor({ timeout: 30_000 });
+    for (const tag of ['Projects', 'Searches', 'Shortlist', 'Webhooks']) await page.getByText(tag, { exact: true }).first().waitFor({ timeout: 10_000 });
+    expect(problems.filter((p) => /Content Security Policy|Refused/.test(p))).toEqual([]);
+    expect(foreign).toEqual([]);
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'docs-page.png') });
+  }, 60_000);
 });

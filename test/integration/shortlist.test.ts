@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MEMBER_COLUMNS } from '../../src/shortlist/shortlist';
+import { MEMBER_COLUMNS } from '../../src/shortlist/shortlist.service';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
 import { createProject, projectWithScoredPeople } from '../support/searches';
 import { startTestStack, type TestStack } from '../support/stack';
@@ -49,9 +49,9 @@ describe('adding and removing members', () => {
     const fresh = people.filter((p) => !listed.has(p.id)).slice(0, 2).map((p) => p.id);
     const first = await add(projectId, { candidate_ids: [...fresh, [...listed][0]] });
     expect(first.status).toBe(200);
-    expect(first.body.data).toEqual({ added: fresh, already: [[...listed][0]], shortlisted: 4 });
+    expect(first.body.data).toEqual({ added: fresh, already: 1, already_listed: [[...listed][0]], shortlisted: 4 });
     const again = await add(projectId, { candidate_ids: fresh });
-    expect(again.body.data).toEqual({ added: [], already: fresh, shortlisted: 4 });
+    expect(again.body.data).toEqual({ added: [], already: fresh.length, already_listed: fresh, shortlisted: 4 });
 
     const events = await shortlistEvents(projectId);
     expect(events.map((e) => `${e.data.kind}/${e.data.source}`)).toEqual(['added/api', 'added/api']); // set-up add, first add; the repeat wrote nothing

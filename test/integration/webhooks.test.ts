@@ -7,7 +7,7 @@ import { waitFor } from '../../src/dev/processes';
 import { newEventId, writeEvent, type EventType } from '../../src/events/outbox';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { verifyWebhookSignature } from '../../src/webhooks';
-import { DELIVERY_WORKFLOW, deliveryWorkflowId, outboxSweepScheduleId } from '../../src/webhooks/contract';
+import { catalog, scheduleIds, startWorkflow, taskQueueName } from '../../src/temporal/catalog';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
 import { makeTestCert, startHttpsReceiver, type HttpsReceiver, type Received, type Reply, type TestCert } from '../support/https-receiver';
 import { createProject, launch, softwareCriteria, waitForSearch } from '../support/searches';
@@ -138,8 +138,9 @@ describe('webhook delivery', () => {
     expect(test2.json.data).toEqual({ webhook_id: hookA.id, message: expect.any(String) });
 
     // The dispatcher is a Temporal Schedule on this task queue.
-    const schedule = await stack.temporal.client.schedule.getHandle(outboxSweepScheduleId(stack.config.temporal.taskQueue)).describe();
-    expect(schedule.action).toMatchObject({ type: 'startWorkflow', workflowType: 'outboxSweepWorkflow', taskQueue: stack.config.temporal.taskQueue });
+    const schedule = await stack.temporal.client.schedule.getHandle(scheduleIds.outboxSweep(stack.config.temporal.taskQueue)).describe();
+    // The fan-out runs on the webhooks queue with the deliveries it starts.
+    expect(schedule.action).toMatchObject({ type: 'startWorkflow', workflowType: 'outboxSweepWorkflow', taskQueue: taskQueueName(stack.config.temporal.taskQueue, 'webhooks') });
   }, 120_000);
 
   it('sends only to enabled endpoints of the workspace subscribed to the type; a test only to the tested endpoint', async () => {
@@ -258,7 +259,7 @@ describe('webhook delivery', () => {
     const eventId = newEventId();
     await stack.db('outbox_events').insert({ id: eventId, workspace_id: f.workspace.id, type: 'search.completed', data: {}, dedupe_key: `t:${eventId}`, dispatched_at: stack.db.fn.now() });
     const [row] = await stack.db('webhook_deliveries').insert({ id: randomUUID(), workspace_id: f.workspace.id, endpoint_id: hook.id, event_id: eventId }).returning('*');
-    await stack.temporal.client.workflow.start(DELIVERY_WORKFLOW, { taskQueue: stack.config.temporal.taskQueue, workflowId: deliveryWorkflowId(row.id), args: [{ deliveryId: row.id, retryScheduleSeconds: [3600, 3600] }] });
+    await startWorkflow(stack.temporal, catalog.webhookDelivery, { workflowId: catalog.webhookDelivery.id(row.id), args: [{ deliveryId: row.id, retryScheduleSeconds: [3600, 3600] }] });
     const waiting = await waitForDelivery(f, hook.id, eventId, (d) => d.attempt_count === 1);
     expect(waiting.status).toBe('failed');
     expect(new Date(waiting.next_retry_at).getTime()).toBeGreaterThan(Date.now() + 3500_000);
@@ -268,7 +269,8 @@ describe('webhook delivery', () => {
     expect(Date.now() - started).toBeLessThan(5000);
     expect(signalled).toMatchObject({ status: 'delivered', attempt_count: 2, next_retry_at: null, event_id: eventId });
     expect(signalled.attempts[1].trigger).toBe('redeliver');
-    expect((await stack.temporal.client.workflow.getHandle(deliveryWorkflowId(row.id)).describe()).status.name).toBe('COMPLETED');
+    // The attempt is recorded inside the workflow task that then completes the workflow.
+    await stack.temporal.client.workflow.getHandle(catalog.webhookDelivery.id(row.id)).result();
   }, 60_000);
 
   it('loses no delivery when the worker is killed between attempts', async () => {

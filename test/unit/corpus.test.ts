@@ -17,7 +17,7 @@ import {
   findFamily,
   findMetro,
   searchIndustries,
-} from '../../src/corpus/reference';
+} from '../../src/reference/taxonomy';
 
 const NOW = '2026-11';
 const rank = (s: string): number => (SENIORITIES as readonly string[]).indexOf(s);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COUNTRIES, INDUSTRIES, METROS, ROLE_FAMILIES, SENIORITIES, SKILLS, findFamily } from '../../src/corpus/reference';
+import { COUNTRIES, INDUSTRIES, METROS, ROLE_FAMILIES, SENIORITIES, SKILLS, findFamily } from '../../src/reference/taxonomy';
 import {
   CRITERIA_DEFAULTS,
   canonicalJson,

@@ -1,4 +1,4 @@
-import { canonicalIndustry, canonicalSkill } from '../../src/corpus/reference';
+import { canonicalIndustry, canonicalSkill } from '../../src/reference/taxonomy';
 import { parseCriteria } from '../../src/domain/criteria';
 import { INDUSTRY_SYNONYMS, SKILL_SYNONYMS, extractCriteria, type Extraction } from '../../src/domain/jd-extractor';
 

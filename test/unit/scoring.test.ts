@@ -1,4 +1,4 @@
-import { findFamily, findMetro } from '../../src/corpus/reference';
+import { findFamily, findMetro } from '../../src/reference/taxonomy';
 import { parseCriteria, type Criteria, type ResolvedCriteria } from '../../src/domain/criteria';
 import type { PersonProfile } from '../../src/domain/profile';
 import { DEFAULT_WEIGHTS, MUST_HAVE_CAP, scoreProfile, titleSimilarity } from '../../src/domain/scoring';

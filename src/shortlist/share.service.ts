@@ -1,6 +1,6 @@
 import type { Db } from '../db/knex';
 import { projectRepository } from '../db/project.repository';
-import { shortlistMembers } from './shortlist';
+import { shortlistMembers } from './shortlist.service';
 
 export interface SharedShortlist {
   project_name: string;

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/knex';
+import { projectRepository } from '../db/project.repository';
+import { searchPeopleRepository } from '../db/search-people.repository';
+import { shortlistRepository, type MemberRow, type ShortlistSource } from '../db/shortlist.repository';
 import { AppError } from '../domain/errors';
 import { isUuid } from '../domain/ids';
 import { writeEvent } from '../events/outbox';
@@ -10,10 +13,9 @@ import { writeEvent } from '../events/outbox';
  * carries the exact list before and after.
  */
 
-export const MAX_IDS_PER_ADD = 200;
 const EVENT_ID_LIMIT = 200;
 
-export type ShortlistSource = 'api' | 'app' | 'search' | 'expansion' | 'scoring' | 'database_pass';
+export type { ShortlistSource };
 export type ShortlistKind = 'added' | 'removed' | 'rescored' | 'pass';
 
 /** The member columns of DESIGN.md §6, in order (JSON field order and CSV columns). */
@@ -42,20 +44,8 @@ export interface ListSnapshot {
  * when there is one, else their latest scored row in the project.
  */
 export async function shortlistMembers(db: Db, projectId: string): Promise<ShortlistMember[]> {
-  const { rows } = await db.raw(
-    `select m.candidate_id, m.search_id, m.added_at, m.source, p.summary, p.score
-       from shortlist_members m
-       left join lateral (
-         select sp.summary, sp.score from search_people sp
-          where sp.candidate_id = m.candidate_id
-          order by (sp.search_id = m.search_id) desc nulls last, (sp.status = 'scored') desc, sp.read_at desc nulls last
-          limit 1
-       ) p on true
-      where m.project_id = ?
-      order by m.added_at, m.candidate_id`,
-    [projectId],
-  );
-  return rows.map((r: { candidate_id: string; search_id: string | null; added_at: Date; source: string; summary: Record<string, string> | null; score: number | null }) => ({
+  const rows = await shortlistRepository(db).members(projectId);
+  return rows.map((r: MemberRow) => ({
     candidate_id: r.candidate_id,
     name: r.summary ? `${r.summary.first_name} ${r.summary.last_name}` : '',
     title: r.summary?.title ?? '',
@@ -69,16 +59,14 @@ export async function shortlistMembers(db: Db, projectId: string): Promise<Short
   }));
 }
 
-export async function shortlistCount(db: Db, projectId: string): Promise<number> {
-  const [{ n }] = await db('shortlist_members').where({ project_id: projectId }).count({ n: '*' });
-  return Number(n);
+export function shortlistCount(db: Db, projectId: string): Promise<number> {
+  return shortlistRepository(db).count(projectId);
 }
 
 /** The list as events show it: a count and at most 200 candidate ids, oldest member first. */
 export async function shortlistSnapshot(trx: Db, projectId: string, without: string[] = []): Promise<ListSnapshot> {
-  const rows: { candidate_id: string }[] = await trx('shortlist_members').where({ project_id: projectId }).orderBy([{ column: 'added_at' }, { column: 'candidate_id' }]).select('candidate_id');
   const drop = new Set(without);
-  const ids = rows.map((r) => r.candidate_id).filter((id) => !drop.has(id));
+  const ids = (await shortlistRepository(trx).candidateIds(projectId)).filter((id) => !drop.has(id));
   return { count: ids.length, candidate_ids: ids.slice(0, EVENT_ID_LIMIT) };
 }
 
@@ -116,51 +104,20 @@ export async function writeShortlistChanged(trx: Db, e: ChangeEvent): Promise<vo
   });
 }
 
-/** 400 candidate_ids_required / invalid_request unless the body has 1–200 string ids. */
-export function checkCandidateIds(body: unknown): string[] {
-  const ids = body && typeof body === 'object' && !Array.isArray(body) ? (body as { candidate_ids?: unknown }).candidate_ids : undefined;
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
-    const unknown = Object.keys(body).filter((k) => k !== 'candidate_ids');
-    if (unknown.length) throw new AppError('invalid_request', 400, `Unknown field(s): ${unknown.join(', ')}`, { unknown_fields: unknown });
-  }
-  if (ids === undefined || ids === null || (Array.isArray(ids) && ids.length === 0)) {
-    throw new AppError('candidate_ids_required', 400, 'Send candidate_ids: an array of 1 to 200 candidate ids');
-  }
-  if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string')) throw new AppError('invalid_request', 400, 'candidate_ids must be an array of strings');
-  if (ids.length > MAX_IDS_PER_ADD) throw new AppError('invalid_request', 400, `At most ${MAX_IDS_PER_ADD} candidate_ids per call; got ${ids.length}`, { max: MAX_IDS_PER_ADD, got: ids.length });
-  return [...new Set(ids as string[])];
-}
-
 /**
  * Adds candidates found by the project's searches (scored people). Unknown ids add nothing
  * (404 candidate_not_found listing them); people already listed are reported in `already`.
  */
 export async function addMembers(db: Db, ctx: { workspaceId: string; projectId: string; baseUrl: string }, candidateIds: string[]) {
   return db.transaction(async (trx) => {
-    await trx('projects').where({ id: ctx.projectId }).forUpdate().first();
-    const wellFormed = candidateIds.filter(isUuid);
-    const found: string[] = wellFormed.length
-      ? (
-          await trx('search_people as sp')
-            .join('searches as s', 's.id', 'sp.search_id')
-            .where('s.project_id', ctx.projectId)
-            .andWhere('sp.status', 'scored')
-            .whereIn('sp.candidate_id', wellFormed)
-            .distinct('sp.candidate_id')
-        ).map((r: { candidate_id: string }) => r.candidate_id)
-      : [];
+    await projectRepository(trx).lock(ctx.projectId);
+    const found = await searchPeopleRepository(trx).scoredInProject(ctx.projectId, candidateIds.filter(isUuid));
     const unknown = candidateIds.filter((id) => !found.includes(id));
     if (unknown.length) {
       throw new AppError('candidate_not_found', 404, `Not among the people of this project's searches: ${unknown.join(', ')}`, { unknown_ids: unknown });
     }
     const before = await shortlistSnapshot(trx, ctx.projectId);
-    const inserted: string[] = (
-      await trx('shortlist_members')
-        .insert(candidateIds.map((candidateId) => ({ project_id: ctx.projectId, candidate_id: candidateId, source: 'api' })))
-        .onConflict(['project_id', 'candidate_id'])
-        .ignore()
-        .returning('candidate_id')
-    ).map((r: { candidate_id: string }) => r.candidate_id);
+    const inserted = await shortlistRepository(trx).addNew(candidateIds.map((candidateId) => ({ project_id: ctx.projectId, candidate_id: candidateId, source: 'api' })));
     const after = await shortlistSnapshot(trx, ctx.projectId);
     if (inserted.length) {
       await writeShortlistChanged(trx, { ...ctx, kind: 'added', source: 'api', before, after, dedupeKey: `shortlist.changed:api:${randomUUID()}` });
@@ -173,9 +130,9 @@ export async function addMembers(db: Db, ctx: { workspaceId: string; projectId: 
 /** Removes one member; `removed: false` when they were not on the list (repeating is safe). */
 export async function removeMember(db: Db, ctx: { workspaceId: string; projectId: string; baseUrl: string }, candidateId: string) {
   return db.transaction(async (trx) => {
-    await trx('projects').where({ id: ctx.projectId }).forUpdate().first();
+    await projectRepository(trx).lock(ctx.projectId);
     const before = await shortlistSnapshot(trx, ctx.projectId);
-    const removed = isUuid(candidateId) ? await trx('shortlist_members').where({ project_id: ctx.projectId, candidate_id: candidateId }).delete() : 0;
+    const removed = isUuid(candidateId) ? await shortlistRepository(trx).remove(ctx.projectId, [candidateId]) : 0;
     const after = await shortlistSnapshot(trx, ctx.projectId);
     if (removed) await writeShortlistChanged(trx, { ...ctx, kind: 'removed', source: 'api', before, after, dedupeKey: `shortlist.changed:api:${randomUUID()}` });
     return { candidate_id: candidateId, removed: removed > 0, shortlisted: after.count };

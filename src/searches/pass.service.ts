@@ -1,16 +1,20 @@
-import { randomUUID } from 'node:crypto';
 import { creditLedgerRepository } from '../db/credit-ledger.repository';
 import type { Db } from '../db/knex';
-import type { Outcome, SearchRow, SearchStatus, StopReason } from '../db/search.repository';
+import { projectRepository } from '../db/project.repository';
+import { searchPassRepository } from '../db/search-pass.repository';
+import { searchPeopleRepository, type NewSearchPerson } from '../db/search-people.repository';
+import { searchRepository, type Outcome, type PassRow, type SearchRow, type StopReason } from '../db/search.repository';
+import { shortlistRepository } from '../db/shortlist.repository';
+import { workspaceRepository } from '../db/workspace.repository';
 import type { ResolvedCriteria } from '../domain/criteria';
-import type { Workspace } from '../db/workspace.repository';
 import { scoreProfile } from '../domain/scoring';
+import { AppError } from '../domain/errors';
 import { writeEvent } from '../events/outbox';
 import { PAGE_SIZE, type ProfileSource } from '../providers/profile-source';
-import { refundKey, reserveKey } from './launch';
-import { searchEventData } from './view';
+import { refundKey, reserveKey } from './launch.service';
+import { searchEventData } from './searches.presenter';
 import { workflowIds } from '../temporal/workflow-ids';
-import { shortlistSnapshot, writeShortlistChanged } from '../shortlist/shortlist';
+import { shortlistSnapshot, writeShortlistChanged } from '../shortlist/shortlist.service';
 
 /**
  * The steps of one search pass, each safe to run again (Temporal retries activities): the slot
@@ -33,18 +37,6 @@ export interface PageOutcome {
   stop: StopReason | null;
 }
 
-/** Candidate ids are stable per (project, person): the same person in two searches is one candidate. */
-async function candidateIds(trx: Db, projectId: string, personIds: string[]): Promise<Map<string, string>> {
-  if (personIds.length === 0) return new Map();
-  await trx('candidates')
-    .insert(personIds.map((personId) => ({ id: randomUUID(), project_id: projectId, person_id: personId })))
-    .onConflict(['project_id', 'person_id'])
-    .ignore();
-  const rows: { id: string; person_id: string }[] = await trx('candidates').where({ project_id: projectId }).whereIn('person_id', personIds).select('id', 'person_id');
-  return new Map(rows.map((r) => [r.person_id, r.id]));
-}
-
-
 /**
  * Takes a running slot for the pass when the workspace has one free and no older search waits
  * (FIFO). Slots are counted from search rows under the workspace row lock, so they heal
@@ -52,41 +44,24 @@ async function candidateIds(trx: Db, projectId: string, personIds: string[]): Pr
  */
 export async function claimSlot(db: Db, ref: PassRef, baseUrl: string): Promise<{ claimed: boolean }> {
   return db.transaction(async (trx) => {
-    const search: SearchRow = await trx('searches').where({ id: ref.searchId }).first();
-    const workspace: Workspace = await trx('workspaces').where({ id: search.workspace_id }).forUpdate().first();
-    const current: SearchRow = await trx('searches').where({ id: ref.searchId }).first();
+    const searches = searchRepository(trx);
+    // A search that is gone or no longer waiting never gets a slot: AppErrors are not retried.
+    const search = await searches.find(ref.searchId);
+    if (!search) throw new AppError('search_not_found', 404, `search ${ref.searchId} does not exist, cannot start pass ${ref.pass}`);
+    const workspace = await workspaceRepository(trx).lock(search.workspace_id);
+    const current = (await searches.find(ref.searchId))!;
     if (current.status === 'running') return { claimed: true }; // a retried claim
-    if (current.status !== 'queued') throw new Error(`search ${ref.searchId} is ${current.status}, cannot start pass ${ref.pass}`);
-    const [{ running }] = await trx('searches').where({ workspace_id: workspace.id, status: 'running' }).count({ running: '*' });
-    const older = await trx('searches')
-      .where({ workspace_id: workspace.id, status: 'queued' })
-      .andWhere((q) => q.where('created_at', '<', current.created_at).orWhere((q2) => q2.where('created_at', '=', current.created_at).andWhere('id', '<', current.id)))
-      .first('id');
-    if (Number(running) >= workspace.max_concurrent_searches || older) return { claimed: false };
-    const [started]: SearchRow[] = await trx('searches').where({ id: ref.searchId }).update({ status: 'running', started_at: trx.raw('coalesce(started_at, now())') }).returning('*');
-    await trx('search_passes').where({ search_id: ref.searchId, pass: ref.pass }).update({ status: 'running' });
+    if (current.status !== 'queued') throw new AppError('search_not_queued', 409, `search ${ref.searchId} is ${current.status}, cannot start pass ${ref.pass}`);
+    const running = await searches.runningCount(workspace.id);
+    if (running >= workspace.max_concurrent_searches || (await searches.olderQueuedExists(current))) return { claimed: false };
+    const started = await searches.markRunning(ref.searchId);
+    await searchPassRepository(trx).update(ref.searchId, ref.pass, { status: 'running' });
     await writeEvent(trx, { workspaceId: workspace.id, type: 'search.started', data: searchEventData(started, baseUrl), dedupeKey: `search.started:${ref.searchId}:${ref.pass}` });
     return { claimed: true };
   });
 }
 
-export interface PassRow {
-  search_id: string;
-  pass: number;
-  kind: 'launch' | 'expansion' | 'database_pass';
-  level: number | null;
-  criteria: ResolvedCriteria;
-  broadening: unknown;
-  status: SearchStatus;
-  profiles_read: number;
-  delivered: number;
-  shortlisted: number;
-  stop_reason: StopReason | null;
-  outcome: Outcome | null;
-  previous: Pick<SearchRow, 'outcome' | 'stop_reason' | 'closed_at'> | null;
-}
-
-const findPass = (db: Db, ref: PassRef): Promise<PassRow> => db('search_passes').where({ search_id: ref.searchId, pass: ref.pass }).first();
+const findPass = async (db: Db, ref: PassRef): Promise<PassRow> => (await searchPassRepository(db).find(ref.searchId, ref.pass))!;
 
 /** The pass reads within its own budget; the target counts everyone the search has shortlisted. */
 function stopReasonAfter(search: SearchRow, pass: PassRow, returned: number): StopReason | null {
@@ -112,36 +87,36 @@ const outcomeOf = (search: SearchRow, pass: PassRow, returned: number, read: num
  * retried activity) is not processed again.
  */
 export async function processPage(db: Db, source: ProfileSource, ref: PassRef & { page: number }, heartbeat: () => void = () => undefined): Promise<PageOutcome> {
-  const [search, pass]: [SearchRow, PassRow] = await Promise.all([db('searches').where({ id: ref.searchId }).first(), findPass(db, ref)]);
-  const done = await db('search_pages').where({ search_id: ref.searchId, pass: ref.pass, page: ref.page }).first();
+  const people = searchPeopleRepository(db);
+  const [search, pass] = await Promise.all([searchRepository(db).find(ref.searchId).then((s) => s!), findPass(db, ref)]);
+  const done = await people.processedPage(ref.searchId, ref.pass, ref.page);
   if (done) return outcomeOf(search, pass, done.returned, done.read);
 
   const { criteria } = pass;
   const results = await source.searchPage(criteria, ref.page, PAGE_SIZE);
   heartbeat();
-  const known = new Set<string>(
-    (await db('search_people').where({ search_id: ref.searchId }).whereIn('person_id', results.map((r) => r.person_id)).select('person_id')).map((r: { person_id: string }) => r.person_id),
-  );
+  const known = await people.knownPersonIds(ref.searchId, results.map((r) => r.person_id));
   const fresh = results.filter((r) => !known.has(r.person_id));
   const budget = Math.max(0, criteria.read_budget - pass.profiles_read);
   const profiles = await source.readProfiles(fresh.slice(0, budget).map((r) => r.person_id));
   heartbeat();
 
   return db.transaction(async (trx) => {
-    const locked: SearchRow = await trx('searches').where({ id: ref.searchId }).forUpdate().first();
+    const searches = searchRepository(trx);
+    const passes = searchPassRepository(trx);
+    const peopleTx = searchPeopleRepository(trx);
+    const shortlist = shortlistRepository(trx);
+    const locked = await searches.lock(ref.searchId);
     const lockedPass = await findPass(trx, ref);
-    const again = await trx('search_pages').where({ search_id: ref.searchId, pass: ref.pass, page: ref.page }).first();
+    const again = await peopleTx.processedPage(ref.searchId, ref.pass, ref.page);
     if (again) return outcomeOf(locked, lockedPass, again.returned, again.read);
 
-    const ids = await candidateIds(trx, locked.project_id, fresh.map((r) => r.person_id));
-    const alreadyListed = new Set<string>(
-      (await trx('shortlist_members').where({ project_id: locked.project_id }).whereIn('candidate_id', [...ids.values()]).select('candidate_id')).map((r: { candidate_id: string }) => r.candidate_id),
-    );
-    const [{ maxSeq }] = await trx('search_people').where({ search_id: ref.searchId }).max({ maxSeq: 'seq' });
-    let seq = Number(maxSeq ?? 0);
+    const ids = await peopleTx.candidateIds(locked.project_id, fresh.map((r) => r.person_id));
+    const alreadyListed = await shortlist.listedAmong(locked.project_id, [...ids.values()]);
+    let seq = await peopleTx.maxSeq(ref.searchId);
     let read = 0;
     let shortlisted = locked.shortlisted;
-    const rows = [];
+    const rows: NewSearchPerson[] = [];
     const toShortlist: string[] = [];
     const weights = locked.scoring_weights ?? undefined;
     for (const result of fresh) {
@@ -173,35 +148,25 @@ export async function processPage(db: Db, source: ProfileSource, ref: PassRef & 
         score_breakdown: breakdown === null ? null : JSON.stringify(breakdown),
         summary: JSON.stringify(summary),
         profile: canRead ? JSON.stringify(profile) : null,
-        read_at: canRead ? trx.fn.now() : null,
+        read: Boolean(canRead),
       });
     }
-    if (rows.length) await trx('search_people').insert(rows);
+    await peopleTx.insert(rows);
     // Someone already on the project's shortlist stays as they were; only new members count.
     let added = 0; // equals toShortlist.length unless a concurrent add won the race
     if (toShortlist.length) {
-      await trx('projects').where({ id: locked.project_id }).forUpdate().first(); // shortlist changes serialise on the project
-      const inserted = await trx('shortlist_members')
-        .insert(toShortlist.map((candidateId) => ({ project_id: locked.project_id, candidate_id: candidateId, search_id: ref.searchId, pass: ref.pass, source: ref.pass === 1 ? 'search' : 'expansion' })))
-        .onConflict(['project_id', 'candidate_id'])
-        .ignore()
-        .returning('candidate_id');
+      await projectRepository(trx).lock(locked.project_id); // shortlist changes serialise on the project
+      const inserted = await shortlist.addNew(toShortlist.map((candidateId) => ({ project_id: locked.project_id, candidate_id: candidateId, search_id: ref.searchId, pass: ref.pass, source: ref.pass === 1 ? 'search' : 'expansion' })));
       added = inserted.length;
     }
-    const [updated]: SearchRow[] = await trx('searches')
-      .where({ id: ref.searchId })
-      .update({
-        profiles_read: locked.profiles_read + read,
-        delivered: locked.delivered + read,
-        shortlisted: locked.shortlisted + added,
-        pages_fetched: locked.pages_fetched + 1,
-      })
-      .returning('*');
-    const [updatedPass]: PassRow[] = await trx('search_passes')
-      .where({ search_id: ref.searchId, pass: ref.pass })
-      .update({ profiles_read: lockedPass.profiles_read + read, delivered: lockedPass.delivered + read, shortlisted: lockedPass.shortlisted + added })
-      .returning('*');
-    await trx('search_pages').insert({ search_id: ref.searchId, pass: ref.pass, page: ref.page, returned: results.length, read });
+    const updated = await searches.update(ref.searchId, {
+      profiles_read: locked.profiles_read + read,
+      delivered: locked.delivered + read,
+      shortlisted: locked.shortlisted + added,
+      pages_fetched: locked.pages_fetched + 1,
+    });
+    const updatedPass = await passes.update(ref.searchId, ref.pass, { profiles_read: lockedPass.profiles_read + read, delivered: lockedPass.delivered + read, shortlisted: lockedPass.shortlisted + added });
+    await peopleTx.recordPage(ref.searchId, ref.pass, ref.page, { returned: results.length, read });
     return outcomeOf(updated, updatedPass, results.length, read);
   });
 }
@@ -214,23 +179,27 @@ export function outcomeFor(search: SearchRow, criteria: ResolvedCriteria): Outco
 
 /** Workflow ids of searches waiting in the workspace, oldest first, to wake when a slot frees. */
 async function waitingWorkflows(trx: Db, workspaceId: string): Promise<string[]> {
-  const rows: { id: string; pass_count: number }[] = await trx('searches').where({ workspace_id: workspaceId, status: 'queued' }).orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(10).select('id', 'pass_count');
+  const rows = await searchRepository(trx).oldestQueued(workspaceId, 10);
   return rows.map((r) => workflowIds.searchPass(r.id, r.pass_count));
+}
+
+/** Workflow ids waiting for a slot in the search's workspace: woken when a pass that held one ends. */
+export async function waitingForSlot(db: Db, searchId: string): Promise<string[]> {
+  const search: SearchRow = await db('searches').where({ id: searchId }).first();
+  return waitingWorkflows(db, search.workspace_id);
 }
 
 /** Closes the pass: status, outcome, stop reason; search.completed and, when the list changed, shortlist.changed. */
 export async function completePass(db: Db, ref: PassRef & { stopReason: StopReason }, baseUrl: string): Promise<{ wake: string[] }> {
   return db.transaction(async (trx) => {
-    const search: SearchRow = await trx('searches').where({ id: ref.searchId }).forUpdate().first();
+    const searches = searchRepository(trx);
+    const search = await searches.lock(ref.searchId);
     if (search.status === 'running') {
       const outcome = outcomeFor(search, (await findPass(trx, ref)).criteria);
-      const [closed]: SearchRow[] = await trx('searches')
-        .where({ id: ref.searchId })
-        .update({ status: 'complete', outcome, stop_reason: ref.stopReason, closed_at: trx.fn.now() })
-        .returning('*');
-      await trx('search_passes').where({ search_id: ref.searchId, pass: ref.pass }).update({ status: 'complete', outcome, stop_reason: ref.stopReason, closed_at: trx.fn.now() });
+      const closed = await searches.close(ref.searchId, { status: 'complete', outcome, stop_reason: ref.stopReason });
+      await searchPassRepository(trx).update(ref.searchId, ref.pass, { status: 'complete', outcome, stop_reason: ref.stopReason, closed_at: 'now' });
       await writeEvent(trx, { workspaceId: closed.workspace_id, type: 'search.completed', data: searchEventData(closed, baseUrl), dedupeKey: `search.completed:${closed.id}:${ref.pass}` });
-      const added: string[] = (await trx('shortlist_members').where({ search_id: closed.id, pass: ref.pass }).select('candidate_id')).map((r: { candidate_id: string }) => r.candidate_id);
+      const added = await shortlistRepository(trx).addedByPass(closed.id, ref.pass);
       if (added.length) {
         await writeShortlistChanged(trx, {
           workspaceId: closed.workspace_id,
@@ -255,23 +224,22 @@ export async function completePass(db: Db, ref: PassRef & { stopReason: StopReas
  */
 export async function failPass(db: Db, ref: PassRef & { reason: string; stopReason?: StopReason }, baseUrl: string): Promise<{ wake: string[] }> {
   return db.transaction(async (trx) => {
-    const search: SearchRow = await trx('searches').where({ id: ref.searchId }).forUpdate().first();
+    const searches = searchRepository(trx);
+    const ledger = creditLedgerRepository(trx);
+    const search = await searches.lock(ref.searchId);
     const pass = await findPass(trx, ref);
     if (pass.status === 'queued' || pass.status === 'running') {
       const stopReason = ref.stopReason ?? 'error';
-      await trx('search_passes').where({ search_id: ref.searchId, pass: ref.pass }).update({ status: 'failed', stop_reason: stopReason, failure_reason: ref.reason.slice(0, 500), closed_at: trx.fn.now() });
-      const reserved = await trx('credit_ledger').where({ unique_key: reserveKey(search.id, ref.pass) }).first();
+      await searchPassRepository(trx).update(ref.searchId, ref.pass, { status: 'failed', stop_reason: stopReason, failure_reason: ref.reason.slice(0, 500), closed_at: 'now' });
+      const reserved = await ledger.findByUniqueKey(reserveKey(search.id, ref.pass));
       if (reserved) {
-        await creditLedgerRepository(trx).append({ workspaceId: search.workspace_id, bucket: reserved.bucket, delta: -reserved.delta, reason: 'search:refund', uniqueKey: refundKey(search.id, ref.pass) });
+        await ledger.append({ workspaceId: search.workspace_id, bucket: reserved.bucket, delta: -reserved.delta, reason: 'search:refund', uniqueKey: refundKey(search.id, ref.pass) });
       }
       if (ref.pass === 1) {
-        const [failed]: SearchRow[] = await trx('searches')
-          .where({ id: ref.searchId })
-          .update({ status: 'failed', outcome: null, stop_reason: stopReason, failure_reason: ref.reason.slice(0, 500), closed_at: trx.fn.now() })
-          .returning('*');
+        const failed = await searches.close(ref.searchId, { status: 'failed', outcome: null, stop_reason: stopReason, failure_reason: ref.reason.slice(0, 500) });
         await writeEvent(trx, { workspaceId: failed.workspace_id, type: 'search.failed', data: searchEventData(failed, baseUrl), dedupeKey: `search.failed:${failed.id}:${ref.pass}` });
       } else {
-        await trx('searches').where({ id: ref.searchId }).update({ status: 'complete', ...(pass.previous ?? {}) });
+        await searches.update(ref.searchId, { status: 'complete', ...(pass.previous ?? {}) });
       }
     }
     return { wake: await waitingWorkflows(trx, search.workspace_id) };

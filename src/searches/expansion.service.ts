@@ -1,12 +1,14 @@
 import type { ApiKey } from '../db/api-key.repository';
 import { creditLedgerRepository } from '../db/credit-ledger.repository';
 import type { Db } from '../db/knex';
-import type { SearchRow } from '../db/search.repository';
-import type { Workspace } from '../db/workspace.repository';
+import { projectRepository } from '../db/project.repository';
+import { searchPassRepository } from '../db/search-pass.repository';
+import { searchRepository, type SearchRow } from '../db/search.repository';
+import { workspaceRepository, type Workspace } from '../db/workspace.repository';
 import { broadenCriteria, MAX_EXPANSION_LEVEL, type Broadening } from '../domain/broadening';
 import type { ResolvedCriteria } from '../domain/criteria';
 import { AppError } from '../domain/errors';
-import { planCheck, requireCredit, reserveKey } from './launch';
+import { planCheck, requireCredit, reserveKey } from './launch.service';
 import { workflowIds } from '../temporal/workflow-ids';
 
 export interface ExpansionRequest {
@@ -27,8 +29,10 @@ export interface ExpansionRequest {
  */
 export async function requestExpansion(db: Db, req: { workspace: Workspace; key: ApiKey; projectId: string }): Promise<ExpansionRequest> {
   return db.transaction(async (trx) => {
-    await trx('projects').where({ id: req.projectId }).forUpdate().first();
-    const searches: SearchRow[] = await trx('searches').where({ project_id: req.projectId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+    const searchRows = searchRepository(trx);
+    const passes = searchPassRepository(trx);
+    await projectRepository(trx).lock(req.projectId);
+    const searches = await searchRows.listForProjectNewestFirst(req.projectId);
     if (searches.length === 0) throw new AppError('no_search_to_expand', 409, 'The project has no search to expand; launch one first');
     if (searches.some((s) => s.status === 'running' || s.status === 'queued')) {
       throw new AppError('search_running', 409, 'A search of this project is still running; expand it once it has completed');
@@ -36,11 +40,11 @@ export async function requestExpansion(db: Db, req: { workspace: Workspace; key:
     const latest = searches[0];
     if (latest.status !== 'complete') throw new AppError('search_not_finished', 409, `The most recent search of this project ended ${latest.status}; only a completed search can be expanded`, { search_id: latest.id, status: latest.status });
 
-    const expansions: { status: string }[] = await trx('search_passes as p').join('searches as s', 's.id', 'p.search_id').where('s.project_id', req.projectId).andWhere('p.kind', 'expansion').select('p.status');
-    const succeeded = expansions.filter((e) => e.status === 'complete').length;
+    const expansions = await passes.expansionStatuses(req.projectId);
+    const succeeded = expansions.filter((status) => status === 'complete').length;
     if (succeeded >= MAX_EXPANSION_LEVEL) throw new AppError('expansion_limit', 409, `A project can be expanded at most ${MAX_EXPANSION_LEVEL} times`, { expansions: succeeded, limit: MAX_EXPANSION_LEVEL });
 
-    const workspace: Workspace = await trx('workspaces').where({ id: req.workspace.id }).first();
+    const workspace = (await workspaceRepository(trx).find(req.workspace.id))!;
     planCheck(workspace);
     const bucket = req.key.funding_mode;
     await requireCredit(trx, workspace.id, bucket);
@@ -50,7 +54,7 @@ export async function requestExpansion(db: Db, req: { workspace: Workspace; key:
     const { criteria, broadening } = broadenCriteria(latest.criteria, level);
     const pass = latest.pass_count + 1;
     const attempt = expansions.length + 1;
-    await trx('search_passes').insert({
+    await passes.insert({
       search_id: latest.id,
       pass,
       kind: 'expansion',
@@ -61,7 +65,7 @@ export async function requestExpansion(db: Db, req: { workspace: Workspace; key:
       workflow_id: workflowIds.expansion(req.projectId, attempt),
       previous: { outcome: latest.outcome, stop_reason: latest.stop_reason, closed_at: latest.closed_at },
     });
-    const [search]: SearchRow[] = await trx('searches').where({ id: latest.id }).update({ status: 'queued', pass_count: pass }).returning('*');
+    const search = await searchRows.update(latest.id, { status: 'queued', pass_count: pass });
     await creditLedgerRepository(trx).append({ workspaceId: workspace.id, bucket, delta: -1, reason: 'search:expansion', uniqueKey: reserveKey(latest.id, pass) });
     return { search, pass, level, attempt, criteria, broadening };
   });

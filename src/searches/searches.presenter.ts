@@ -1,6 +1,7 @@
-import type { RawPerson, SearchRow } from '../db/search.repository';
-import type { PassRow } from './pass';
+import type { PassRow, RawPerson, SearchRow } from '../db/search.repository';
 import { searchLinks } from '../events/links';
+
+/** The JSON the key API sends for searches, passes and people (shapes in searches.schemas.ts). */
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 

@@ -1,12 +1,13 @@
 import type { Db } from '../db/knex';
-import type { SearchRow } from '../db/search.repository';
+import { searchPassRepository } from '../db/search-pass.repository';
+import { searchPeopleRepository } from '../db/search-people.repository';
+import { searchRepository, type SearchRow } from '../db/search.repository';
 import { AppError } from '../domain/errors';
-import type { PersonProfile } from '../domain/profile';
 import { scoreProfile } from '../domain/scoring';
 import { writeEvent } from '../events/outbox';
-import { outcomeFor } from './pass';
-import { followScores, storeScores } from './rescoring';
-import { searchEventData } from './view';
+import { outcomeFor } from './pass.service';
+import { followScores } from './rescoring.service';
+import { searchEventData } from './searches.presenter';
 import { workflowIds } from '../temporal/workflow-ids';
 
 /** 409 unless the search is complete: a new pass starts only from a finished search. */
@@ -15,23 +16,24 @@ export function assertComplete(search: SearchRow): void {
   if (search.status !== 'complete') throw new AppError('search_not_finished', 409, `The search ended ${search.status}; only a completed search can take a new pass`);
 }
 
-/** Books a database pass: a new pass row, the search back to running. No credits. */
+/** Books a database pass: a new pass row, the search queued for a slot like any pass. No credits. */
 export async function requestDatabasePass(db: Db, searchId: string): Promise<{ search: SearchRow; pass: number }> {
   return db.transaction(async (trx) => {
-    const search: SearchRow = await trx('searches').where({ id: searchId }).forUpdate().first();
+    const searches = searchRepository(trx);
+    const search = await searches.lock(searchId);
     assertComplete(search);
     const pass = search.pass_count + 1;
-    await trx('search_passes').insert({
+    await searchPassRepository(trx).insert({
       search_id: search.id,
       pass,
       kind: 'database_pass',
       criteria: search.criteria,
-      status: 'running',
+      status: 'queued',
       workflow_id: workflowIds.searchPass(search.id, pass),
       previous: { outcome: search.outcome, stop_reason: search.stop_reason, closed_at: search.closed_at },
     });
-    const [running]: SearchRow[] = await trx('searches').where({ id: search.id }).update({ status: 'running', pass_count: pass }).returning('*');
-    return { search: running, pass };
+    const queued = await searches.update(search.id, { status: 'queued', pass_count: pass });
+    return { search: queued, pass };
   });
 }
 
@@ -42,17 +44,13 @@ export async function requestDatabasePass(db: Db, searchId: string): Promise<{ s
  */
 export async function runDatabasePass(db: Db, ref: { searchId: string; pass: number }, baseUrl: string): Promise<{ rescored: number; refreshed: number }> {
   return db.transaction(async (trx) => {
-    const search: SearchRow = await trx('searches').where({ id: ref.searchId }).forUpdate().first();
-    const pass = await trx('search_passes').where({ search_id: ref.searchId, pass: ref.pass }).first();
+    const searches = searchRepository(trx);
+    const passes = searchPassRepository(trx);
+    const people = searchPeopleRepository(trx);
+    const search = await searches.lock(ref.searchId);
+    const pass = (await passes.find(ref.searchId, ref.pass))!;
     if (pass.status !== 'running') return { rescored: 0, refreshed: 0 };
-    const rows: { candidate_id: string; person_id: string; snapshot: PersonProfile; latest: PersonProfile | null }[] = (
-      await trx.raw(
-        `select sp.candidate_id, sp.person_id, sp.profile as snapshot, pp.profile as latest
-           from search_people sp left join people_profiles pp on pp.id = sp.person_id
-          where sp.search_id = ? and sp.status = 'scored'`,
-        [search.id],
-      )
-    ).rows;
+    const rows = await people.scoredWithLatestProfiles(search.id);
     const weights = search.scoring_weights ?? undefined;
     let refreshed = 0;
     const scores = rows.map((r) => {
@@ -61,15 +59,12 @@ export async function runDatabasePass(db: Db, ref: { searchId: string; pass: num
       const scored = scoreProfile(profile, search.criteria, weights);
       return { candidate_id: r.candidate_id, score: scored.score, breakdown: scored.breakdown, profile: r.latest ?? undefined };
     });
-    await storeScores(trx, search.id, scores);
+    await people.storeScores(search.id, scores);
     await followScores(trx, search, search.criteria, { kind: 'pass', source: 'database_pass', dedupeKey: `shortlist.changed:database_pass:${search.id}:${ref.pass}`, baseUrl, always: true });
-    const after: SearchRow = await trx('searches').where({ id: search.id }).first();
+    const after = (await searches.find(search.id))!;
     const outcome = outcomeFor(after, search.criteria);
-    await trx('search_passes').where({ search_id: search.id, pass: ref.pass }).update({ status: 'complete', outcome, stop_reason: search.stop_reason ?? pass.previous?.stop_reason ?? null, profiles_read: rows.length, delivered: rows.length, closed_at: trx.fn.now() });
-    const [closed]: SearchRow[] = await trx('searches')
-      .where({ id: search.id })
-      .update({ status: 'complete', outcome, stop_reason: pass.previous?.stop_reason ?? search.stop_reason, closed_at: trx.fn.now() })
-      .returning('*');
+    await passes.update(search.id, ref.pass, { status: 'complete', outcome, stop_reason: search.stop_reason ?? pass.previous?.stop_reason ?? null, profiles_read: rows.length, delivered: rows.length, closed_at: 'now' });
+    const closed = await searches.close(search.id, { status: 'complete', outcome, stop_reason: pass.previous?.stop_reason ?? search.stop_reason });
     await writeEvent(trx, { workspaceId: closed.workspace_id, type: 'search.completed', data: searchEventData(closed, baseUrl), dedupeKey: `search.completed:${closed.id}:${ref.pass}` });
     return { rescored: rows.length, refreshed };
   });

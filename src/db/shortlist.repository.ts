@@ -1,0 +1,98 @@
+import type { Db } from './knex';
+
+export type ShortlistSource = 'api' | 'app' | 'search' | 'expansion' | 'scoring' | 'database_pass';
+
+export interface NewMember {
+  project_id: string;
+  candidate_id: string;
+  search_id?: string;
+  pass?: number;
+  source: ShortlistSource;
+}
+
+/** A member with the summary and score of the search row that describes them best (null: none). */
+export interface MemberRow {
+  candidate_id: string;
+  search_id: string | null;
+  added_at: Date;
+  source: string;
+  summary: Record<string, string> | null;
+  score: number | null;
+}
+
+/**
+ * Projects' shortlists (shortlist_members). Changes of one project's list serialise on its project
+ * row: callers take `projectRepository(trx).lock(projectId)` first in the same transaction.
+ */
+export function shortlistRepository(db: Db) {
+  return {
+    /**
+     * Members with what the project's searches know of them: the row of the search that added them
+     * when there is one, else their latest scored row in the project.
+     */
+    async members(projectId: string): Promise<MemberRow[]> {
+      const { rows } = await db.raw(
+        `select m.candidate_id, m.search_id, m.added_at, m.source, p.summary, p.score
+           from shortlist_members m
+           left join lateral (
+             select sp.summary, sp.score from search_people sp
+              where sp.candidate_id = m.candidate_id
+              order by (sp.search_id = m.search_id) desc nulls last, (sp.status = 'scored') desc, sp.read_at desc nulls last
+              limit 1
+           ) p on true
+          where m.project_id = ?
+          order by m.added_at, m.candidate_id`,
+        [projectId],
+      );
+      return rows;
+    },
+    async count(projectId: string): Promise<number> {
+      const [{ n }] = await db('shortlist_members').where({ project_id: projectId }).count({ n: '*' });
+      return Number(n);
+    },
+    /** Member candidate ids, oldest member first. */
+    async candidateIds(projectId: string): Promise<string[]> {
+      const rows: { candidate_id: string }[] = await db('shortlist_members').where({ project_id: projectId }).orderBy([{ column: 'added_at' }, { column: 'candidate_id' }]).select('candidate_id');
+      return rows.map((r) => r.candidate_id);
+    },
+    /** Which of these candidates are on the project's list. */
+    async listedAmong(projectId: string, candidateIds: string[]): Promise<Set<string>> {
+      const rows: { candidate_id: string }[] = await db('shortlist_members').where({ project_id: projectId }).whereIn('candidate_id', candidateIds).select('candidate_id');
+      return new Set(rows.map((r) => r.candidate_id));
+    },
+    /** Members a pass of the search put on the list. */
+    async addedByPass(searchId: string, pass: number): Promise<string[]> {
+      const rows: { candidate_id: string }[] = await db('shortlist_members').where({ search_id: searchId, pass }).select('candidate_id');
+      return rows.map((r) => r.candidate_id);
+    },
+    /** Members the search added automatically (not by hand), with their current score in it. */
+    async autoMembersOfSearch(projectId: string, searchId: string): Promise<{ candidate_id: string; score: number | null }[]> {
+      return db('shortlist_members as m')
+        .leftJoin('search_people as sp', function () {
+          this.on('sp.candidate_id', 'm.candidate_id').andOn('sp.search_id', 'm.search_id');
+        })
+        .where({ 'm.project_id': projectId, 'm.search_id': searchId })
+        .whereNot('m.source', 'api')
+        .whereNot('m.source', 'app')
+        .select('m.candidate_id', 'sp.score');
+    },
+    async countAddedBySearch(projectId: string, searchId: string): Promise<number> {
+      const [{ n }] = await db('shortlist_members').where({ project_id: projectId, search_id: searchId }).count({ n: '*' });
+      return Number(n);
+    },
+    async add(members: NewMember[]): Promise<void> {
+      if (members.length) await db('shortlist_members').insert(members);
+    },
+    /** Adds whoever is not listed yet; returns the candidate ids really added. */
+    async addNew(members: NewMember[]): Promise<string[]> {
+      if (members.length === 0) return [];
+      const rows: { candidate_id: string }[] = await db('shortlist_members').insert(members).onConflict(['project_id', 'candidate_id']).ignore().returning('candidate_id');
+      return rows.map((r) => r.candidate_id);
+    },
+    /** Returns how many were removed. */
+    async remove(projectId: string, candidateIds: string[]): Promise<number> {
+      if (candidateIds.length === 0) return 0;
+      return db('shortlist_members').where({ project_id: projectId }).whereIn('candidate_id', candidateIds).delete();
+    },
+  };
+}

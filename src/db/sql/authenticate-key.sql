@@ -1,0 +1,20 @@
+create or replace function authenticate_key(p_key_hash text, p_window timestamptz)
+returns table (key jsonb, workspace jsonb, allowed boolean, counts int[]) language plpgsql as $$
+declare
+  k api_keys%rowtype;
+  w workspaces%rowtype;
+  r record;
+begin
+  select * into k from api_keys where key_hash = p_key_hash;
+  if not found then
+    return query select null::jsonb, null::jsonb, null::boolean, null::int[];
+    return;
+  end if;
+  select * into w from workspaces where id = k.workspace_id;
+  if k.revoked_at is not null or (k.expires_at is not null and k.expires_at <= now()) then
+    return query select to_jsonb(k), to_jsonb(w), null::boolean, null::int[];
+    return;
+  end if;
+  select * into r from rate_limit_hit(array['key:' || k.id, 'workspace:' || w.id], array[k.rate_limit_per_minute, w.rate_limit_per_minute], p_window);
+  return query select to_jsonb(k), to_jsonb(w), r.allowed, r.counts;
+end $$;

@@ -1,0 +1,134 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { ApiKey } from '../db/api-key.repository';
+import { creditLedgerRepository, type CreditBucket } from '../db/credit-ledger.repository';
+import { idempotencyKeyRepository } from '../db/idempotency-key.repository';
+import type { Db } from '../db/knex';
+import { projectRepository } from '../db/project.repository';
+import { searchPassRepository } from '../db/search-pass.repository';
+import { searchRepository, type SearchRow } from '../db/search.repository';
+import { workspaceRepository, type Workspace } from '../db/workspace.repository';
+import { canonicalJson, parseCriteria, type ResolvedCriteria } from '../domain/criteria';
+import { AppError } from '../domain/errors';
+import { extractCriteria } from '../domain/jd-extractor';
+import { writeEvent } from '../events/outbox';
+import { workflowIds } from '../temporal/workflow-ids';
+import type { LaunchBody } from './searches.schemas';
+import { searchEventData } from './searches.presenter';
+
+export const LAUNCH_ROUTE = 'launch_search';
+/** Searches waiting for a slot before launches are refused (DESIGN.md §4). */
+export const MAX_QUEUED_SEARCHES = 50;
+export const MAX_LAUNCHES_PER_DAY = 500;
+
+export interface LaunchRequest {
+  workspace: Workspace;
+  /** The calling key, or for the session API (scans) no key and the workspace bucket. */
+  key: Pick<ApiKey, 'funding_mode'> & { id: string | null };
+  projectId: string;
+  idempotencyKey: string;
+  /** The validated body (searches.schemas.ts `launchBody`): resolved criteria or a job description. */
+  body: LaunchBody;
+  baseUrl: string;
+}
+
+export interface LaunchResult {
+  search: SearchRow;
+  reused: boolean;
+}
+
+export const reserveKey = (searchId: string, pass: number) => `search:${searchId}:pass:${pass}:reserve`;
+export const refundKey = (searchId: string, pass: number) => `search:${searchId}:pass:${pass}:refund`;
+
+/** Criteria from the request, or from the job description through the built-in extractor. */
+function resolveCriteria(body: LaunchBody): { criteria: ResolvedCriteria; jdText: string | null; confidence: Record<string, number> | null } {
+  if (body.criteria) return { criteria: body.criteria, jdText: null, confidence: null };
+  const extraction = extractCriteria(body.jd_text ?? '');
+  const parsed = parseCriteria(extraction.criteria);
+  if (!parsed.ok) {
+    throw new AppError('invalid_criteria', 400, 'The job description did not yield usable criteria: ' + parsed.problems.map((p) => `${p.field}: ${p.message}`).join('; '), {
+      problems: parsed.problems,
+      extracted: extraction.criteria,
+    });
+  }
+  return { criteria: parsed.criteria, jdText: body.jd_text ?? null, confidence: extraction.confidence };
+}
+
+/** 402 shortlist_allocation_exhausted unless the bucket the key draws from has a credit left. */
+export async function requireCredit(trx: Db, workspaceId: string, bucket: CreditBucket): Promise<void> {
+  if ((await creditLedgerRepository(trx).balance(workspaceId, bucket)) < 1) {
+    throw new AppError('shortlist_allocation_exhausted', 402, `No shortlist credit left in the ${bucket} bucket`, { bucket });
+  }
+}
+
+export function planCheck(workspace: Workspace): void {
+  if (!workspace.plan) throw new AppError('plan_required', 402, 'The workspace has no plan; choose a plan to launch searches');
+  if (!workspace.plan_active || (workspace.plan_expires_at && new Date(workspace.plan_expires_at).getTime() <= Date.now())) {
+    throw new AppError('no_active_plan', 402, 'The workspace plan is not active');
+  }
+}
+
+/**
+ * Launches a search, exactly once per idempotency key. Under the workspace row lock: the replay
+ * check, plan/limit/credit checks, then the search row, the idempotency record, the credit
+ * reservation and the search.queued event, all in one transaction. Simultaneous identical
+ * launches queue on the lock and all but the first find the idempotency record.
+ */
+export async function launchSearch(db: Db, req: LaunchRequest): Promise<LaunchResult> {
+  const { idempotencyKey, body } = req;
+  // The validated body: equal criteria hash alike however they were spelled (key order, case).
+  const bodyHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
+
+  return db.transaction(async (trx) => {
+    const searches = searchRepository(trx);
+    const idempotencyKeys = idempotencyKeyRepository(trx);
+    const workspace = await workspaceRepository(trx).lock(req.workspace.id);
+    const project = await projectRepository(trx).findInWorkspace(workspace.id, req.projectId);
+    if (!project) throw new AppError('project_not_found', 404, 'Project not found');
+
+    const previous = await idempotencyKeys.find(workspace.id, idempotencyKey);
+    if (previous) {
+      if (previous.route !== LAUNCH_ROUTE || previous.project_id !== project.id || previous.body_hash !== bodyHash) {
+        throw new AppError('idempotency_key_reused', 409, 'This Idempotency-Key was used for a different project or body; nothing was launched or charged');
+      }
+      const search = (await searches.find(previous.search_id!))!;
+      return { search, reused: true };
+    }
+
+    const { criteria, jdText, confidence } = resolveCriteria(body);
+    planCheck(workspace);
+
+    if ((await searches.launchedToday(workspace.id)) >= MAX_LAUNCHES_PER_DAY) {
+      const retryAfter = 86_400 - (Math.floor(Date.now() / 1000) % 86_400);
+      throw new AppError('daily_search_limit', 429, `At most ${MAX_LAUNCHES_PER_DAY} searches can be launched per UTC day`, { retry_after_seconds: retryAfter, limit: MAX_LAUNCHES_PER_DAY }, { 'Retry-After': String(retryAfter) });
+    }
+    const { running, queued } = await searches.activeCounts(workspace.id);
+    if (queued >= MAX_QUEUED_SEARCHES) {
+      throw new AppError('concurrent_search_limit', 429, `${queued} searches are already waiting for a slot; retry when some have finished`, { retry_after_seconds: 30, running, queued }, { 'Retry-After': '30' });
+    }
+
+    const bucket = req.key.funding_mode;
+    const ledger = creditLedgerRepository(trx);
+    await requireCredit(trx, workspace.id, bucket);
+
+    const search = await searches.insert({
+      id: randomUUID(),
+      workspace_id: workspace.id,
+      project_id: project.id,
+      api_key_id: req.key.id,
+      status: 'queued',
+      source: 'database',
+      criteria,
+      jd_text: jdText,
+      jd_confidence: confidence,
+      funding_bucket: bucket,
+    });
+    await searchPassRepository(trx).insert({ search_id: search.id, pass: 1, kind: 'launch', criteria, status: 'queued', workflow_id: workflowIds.searchPass(search.id, 1) });
+    await idempotencyKeys.insert({ workspace_id: workspace.id, key: idempotencyKey, route: LAUNCH_ROUTE, project_id: project.id, body_hash: bodyHash, search_id: search.id });
+    await ledger.append({ workspaceId: workspace.id, bucket, delta: -1, reason: 'search:launch', uniqueKey: reserveKey(search.id, 1) });
+    // Only a launch that has to wait its turn is "queued" for subscribers.
+    if (running + queued >= workspace.max_concurrent_searches) {
+      await writeEvent(trx, { workspaceId: workspace.id, type: 'search.queued', data: searchEventData(search, req.baseUrl), dedupeKey: `search.queued:${search.id}:1` });
+    }
+    return { search, reused: false };
+  });
+}

@@ -1,0 +1,223 @@
+import { z } from 'zod';
+import { criteriaSchema } from '../domain/criteria';
+import { DEFAULT_WEIGHTS } from '../domain/scoring';
+
+/** Request and response schemas of the searches, people, records and scoring routes. */
+
+export const JD_MIN_LENGTH = 40;
+const IDEMPOTENCY_KEY = /^[\x20-\x7e]{8,160}$/;
+
+export const searchParams = z.object({ searchId: z.uuid().describe('Search id') });
+
+export const launchHeaders = z.object({
+  'Idempotency-Key': z.string().regex(IDEMPOTENCY_KEY, 'send an Idempotency-Key header of 8 to 160 printable characters').describe('8 to 160 printable characters; a replay with the same project and body answers the first search'),
+});
+
+/** criteria (validated and resolved) or a job description of 40+ characters, not both. */
+export const launchBody = z
+  .strictObject({
+    criteria: criteriaSchema.nullish().describe('Search criteria; see GET /reference/criteria'),
+    jd_text: z.string().optional().describe(`A job description (${JD_MIN_LENGTH}+ characters) to extract criteria from`),
+  })
+  .superRefine((b, ctx) => {
+    const hasCriteria = b.criteria !== undefined && b.criteria !== null;
+    if (hasCriteria && b.jd_text !== undefined) ctx.addIssue({ code: 'custom', message: 'send either criteria or jd_text, not both', path: [] });
+    else if (!hasCriteria && (b.jd_text === undefined || b.jd_text.trim().length < JD_MIN_LENGTH)) {
+      ctx.addIssue({ code: 'custom', message: `send criteria (an object) or jd_text of at least ${JD_MIN_LENGTH} characters`, path: [], params: { code: 'criteria_required', jd_min_length: JD_MIN_LENGTH } });
+    }
+  })
+  .meta({ id: 'LaunchSearch', description: 'criteria or jd_text' });
+export type LaunchBody = z.output<typeof launchBody>;
+
+const intParam = (description: string) => z.coerce.number<string>().int().describe(description);
+
+export const peopleQuery = z.object({
+  limit: intParam('1 to 500, default 100; out-of-range values are clamped').optional().transform((v) => Math.min(500, Math.max(1, v ?? 100))),
+  offset: intParam('0 or more, default 0').min(0).default(0),
+  min_score: intParam('only people scoring at least this').optional(),
+  profile: z
+    .stringbool({ truthy: ['true', '1'], falsy: ['false', '0'] })
+    .default(true)
+    .meta({ description: 'false leaves out the full profile', override: { type: 'boolean' } }),
+});
+
+const nullableChange = <T extends z.ZodType>(schema: T) => schema.nullish();
+/** Fields that decide who is found: accepted only unchanged (else needs_new_search). */
+const fixedField = z.unknown().describe('Must equal the current value; changing it needs a new search (needs_new_search)');
+
+export const WEIGHT_KEYS = Object.keys(DEFAULT_WEIGHTS) as (keyof typeof DEFAULT_WEIGHTS)[];
+
+export const scoringChangeBody = z
+  .strictObject({
+    criteria: z
+      .strictObject({
+        skills: nullableChange(z.array(z.string())),
+        must_have_skills: nullableChange(z.array(z.string())),
+        years_experience: nullableChange(z.strictObject({ min: z.number().optional(), max: z.number().optional() })),
+        industries: nullableChange(z.array(z.string())),
+        shortlist_threshold: nullableChange(z.int().min(0).max(100)),
+        titles: fixedField.optional(),
+        family: fixedField.optional(),
+        metro: fixedField.optional(),
+        locations: fixedField.optional(),
+      })
+      .describe('Partial criteria (null removes a field); titles, family, metro or locations changes are refused with needs_new_search')
+      .optional(),
+    weights: z
+      .strictObject(Object.fromEntries(WEIGHT_KEYS.map((k) => [k, z.number().min(0).max(100).optional()])) as Record<keyof typeof DEFAULT_WEIGHTS, z.ZodOptional<z.ZodNumber>>)
+      .describe('Weights 0–100; at least one must stay above 0')
+      .optional(),
+  })
+  .refine((b) => b.criteria !== undefined || b.weights !== undefined, { message: 'send criteria, weights or both' })
+  .meta({ id: 'ScoringChange', description: 'A scoring change: criteria and/or weights' });
+export type ScoringChangeBody = z.output<typeof scoringChangeBody>;
+
+/** Routes that take no body (or `{}`). */
+export const emptyBody = z.strictObject({}).meta({ id: 'Empty', description: 'No fields; the body may be left out' });
+
+// ---- responses ----
+
+const datetime = z.iso.datetime();
+const SEARCH_STATUSES = ['queued', 'running', 'complete', 'failed'] as const;
+const STOP_REASONS = ['target_reached', 'pool_exhausted', 'read_budget_reached', 'error', 'cancelled'] as const;
+const OUTCOMES = ['Shortlist ready', 'Poor yield', 'No results'] as const;
+
+export const resolvedCriteria = z
+  .strictObject({
+    family: z.string().optional(),
+    titles: z.array(z.string()).optional(),
+    metro: z.string().optional(),
+    locations: z.array(z.string()).optional(),
+    industries: z.array(z.string()).optional(),
+    years_experience: z.strictObject({ min: z.number().optional(), max: z.number().optional() }).optional(),
+    skills: z.array(z.string()).optional(),
+    must_have_skills: z.array(z.string()).optional(),
+    seniority: z.array(z.string()).optional(),
+    exclude_companies: z.array(z.string()).optional(),
+    target: z.int(),
+    read_budget: z.int(),
+    shortlist_threshold: z.int(),
+  })
+  .meta({ id: 'ResolvedCriteria', description: 'Criteria with defaults applied and reference values canonical' });
+
+export const searchLinks = z.strictObject({ search: z.url(), records: z.url(), records_csv: z.url(), shortlist: z.url(), shortlist_csv: z.url() }).meta({ id: 'SearchLinks' });
+
+const searchCounts = {
+  status: z.enum(SEARCH_STATUSES),
+  outcome: z.enum(OUTCOMES).nullable(),
+  stop_reason: z.enum(STOP_REASONS).nullable(),
+  profiles_read: z.int(),
+  delivered: z.int(),
+  shortlisted: z.int(),
+};
+
+/** `data` of search.* events: ids, counts and links, never profiles. */
+export const searchEventData = z
+  .strictObject({ search_id: z.uuid(), project_id: z.uuid(), ...searchCounts, closed_at: datetime.nullable(), links: searchLinks })
+  .meta({ id: 'SearchEventData' });
+
+export const searchPass = z
+  .strictObject({
+    pass: z.int(),
+    kind: z.enum(['launch', 'expansion', 'database_pass']),
+    level: z.int().nullable(),
+    ...searchCounts,
+    broadening: z.unknown(),
+    criteria: resolvedCriteria,
+  })
+  .meta({ id: 'SearchPass' });
+
+export const search = z
+  .strictObject({
+    id: z.uuid(),
+    search_id: z.uuid(),
+    project_id: z.uuid(),
+    ...searchCounts,
+    closed_at: datetime.nullable(),
+    pages_fetched: z.int(),
+    passes: z.int(),
+    source: z.string(),
+    criteria: resolvedCriteria,
+    jd_text: z.string().nullable(),
+    jd_confidence: z.record(z.string(), z.number()).nullable(),
+    failure_reason: z.string().nullable(),
+    created_at: datetime,
+    started_at: datetime.nullable(),
+    last_pass: searchPass.optional(),
+    links: searchLinks,
+  })
+  .meta({ id: 'Search' });
+
+export const launchedSearch = search.extend({ reused: z.boolean().describe('true for an idempotent replay (200, no credit used)') }).meta({ id: 'LaunchedSearch' });
+
+export const criterionScore = z
+  .strictObject({ criterion: z.string(), weight: z.number(), match: z.number().min(0).max(1), points: z.number(), reason: z.string() })
+  .meta({ id: 'CriterionScore', description: "One criterion's share of the score" });
+
+export const person = z
+  .strictObject({
+    id: z.uuid().describe('Candidate id'),
+    name: z.string(),
+    score: z.int(),
+    score_breakdown: z.array(criterionScore).nullable(),
+    profile: z.record(z.string(), z.unknown()).nullable().optional().describe('Left out with profile=false'),
+  })
+  .meta({ id: 'Person' });
+
+export const peoplePage = z.strictObject({ people: z.array(person), total: z.int().describe('People matching the filter; 0 past the end') }).meta({ id: 'PeoplePage' });
+
+export const searchRecord = z
+  .strictObject({
+    status: z.enum(['scored', 'not_read']),
+    score: z.int().nullable(),
+    page: z.int(),
+    candidate_id: z.uuid(),
+    first_name: z.string(),
+    last_name: z.string(),
+    title: z.string(),
+    company: z.string(),
+    location: z.string(),
+    network_url: z.string(),
+    open_profile: z.boolean(),
+    premium: z.boolean(),
+    summary: z.string(),
+    profile: z.record(z.string(), z.unknown()).nullable(),
+  })
+  .meta({ id: 'SearchRecord' });
+
+const distribution = z.array(z.strictObject({ from: z.int(), to: z.int(), count: z.int() }));
+const weights = z.record(z.string(), z.number()).meta({ id: 'ScoringWeights' });
+
+export const scoringPreview = z
+  .strictObject({
+    search_id: z.uuid(),
+    people: z.int(),
+    changed: z.int(),
+    threshold: z.strictObject({ before: z.int(), after: z.int() }),
+    distribution: z.strictObject({ before: distribution, after: distribution }),
+    threshold_crossings: z.strictObject({ entering: z.int(), leaving: z.int() }),
+    top_changes: z.array(z.strictObject({ candidate_id: z.uuid(), name: z.string(), score_before: z.int(), score_after: z.int(), delta: z.int() })),
+    criteria: resolvedCriteria,
+    weights,
+  })
+  .meta({ id: 'ScoringPreview' });
+
+export const scoringApplied = z
+  .strictObject({
+    search_id: z.uuid(),
+    rescored: z.int(),
+    changed: z.int(),
+    added: z.array(z.uuid()),
+    removed: z.array(z.uuid()),
+    shortlisted: z.int(),
+    criteria: resolvedCriteria,
+    weights,
+    workflow_id: z.string(),
+  })
+  .meta({ id: 'ScoringApplied' });
+
+export const expansionStarted = z
+  .strictObject({ search, pass: z.int(), level: z.int(), broadening: z.array(z.unknown()), criteria: resolvedCriteria, workflow_id: z.string() })
+  .meta({ id: 'ExpansionStarted' });
+
+export const databasePassStarted = z.strictObject({ search, pass: z.int(), workflow_id: z.string() }).meta({ id: 'DatabasePassStarted' });

@@ -1,0 +1,60 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { workspaceWithKey } from '../support/fixtures';
+import { startTestStack, type TestStack } from '../support/stack';
+import { launchPageAndReadShortlist } from '../openapi-client/program';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const CLIENT_DIR = path.join(ROOT, 'test', 'openapi-client');
+
+let stack: TestStack;
+let document: string;
+beforeAll(async () => {
+  stack = await startTestStack();
+  document = (await stack.request('GET', '/v1/openapi.json')).text;
+});
+afterAll(() => stack.stop());
+
+describe('the OpenAPI document', () => {
+  it('passes the Redocly linter (recommended rules) without errors', () => {
+    // @redocly/openapi-core is ESM only: it runs in a child Node process.
+    const lint = `
+      import { createConfig, lintFromString } from '@redocly/openapi-core';
+      import fs from 'node:fs';
+      const config = await createConfig({ extends: ['recommended'] });
+      const problems = await lintFromString({ source: fs.readFileSync(0, 'utf8'), absoluteRef: '/openapi.json', config });
+      process.stdout.write(JSON.stringify(problems.filter((p) => p.severity === 'error').map((p) => p.ruleId + ' at ' + p.location[0]?.pointer + ': ' + p.message)));`;
+    const errors = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', lint], { cwd: ROOT, input: document, stdio: ['pipe', 'pipe', 'pipe'] }).toString());
+    expect(errors).toEqual([]);
+  });
+
+  it('generates the committed client types (regenerate test/openapi-client/api.d.ts when this fails)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'openapi-client-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'openapi.json'), document);
+      execFileSync(path.join(ROOT, 'node_modules', '.bin', 'openapi-typescript'), [path.join(dir, 'openapi.json'), '-o', path.join(dir, 'api.d.ts')], { cwd: ROOT, stdio: 'pipe' });
+      expect(fs.readFileSync(path.join(dir, 'api.d.ts'), 'utf8')).toBe(fs.readFileSync(path.join(CLIENT_DIR, 'api.d.ts'), 'utf8'));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('types a client program that uses no any and no cast, which tsc accepts', () => {
+    const source = fs.readFileSync(path.join(CLIENT_DIR, 'program.ts'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+    expect(source).not.toMatch(/\bany\b|\bas\s+[A-Za-z{[(]|<[A-Za-z]+>\s*\w+\s*\)/);
+    // Its own strict tsc run, so the check does not depend on the suite's type check.
+    execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['--noEmit', '--strict', '--noImplicitAny', '--target', 'ES2022', '--module', 'commonjs', '--moduleResolution', 'node', '--esModuleInterop', '--skipLibCheck', '--types', 'node', path.join(CLIENT_DIR, 'program.ts')], { cwd: ROOT, stdio: 'pipe' });
+  });
+
+  it('the program runs against the API: launches a search, pages people, reads the shortlist', async () => {
+    const f = await workspaceWithKey(stack.db, { credits: 2 });
+    const result = await launchPageAndReadShortlist(stack.url + '/v1', f.raw, `typed-${randomUUID()}`);
+    expect(result.status).toBe('complete');
+    expect(result.people.length).toBeGreaterThan(0);
+    expect(new Set(result.people.map((p) => p.id)).size).toBe(result.people.length);
+    expect(result.total).toBe(result.shortlisted.length);
+  }, 120_000);
+});

@@ -1,0 +1,46 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Worker } from '@temporalio/worker';
+import { historyFromJson } from '../support/histories';
+import { workflowBundlePath } from '../support/stack';
+
+/**
+ * Determinism guard: every recorded history in test/histories/ (made by `npm run
+ * record-histories`) is replayed against the current workflow code. A change that would break
+ * workflows already running in production (reordered or removed activities, timers, child
+ * workflows without `patched()`) fails here. See README, "Changing a workflow".
+ */
+
+const DIR = path.resolve(__dirname, '..', 'histories');
+const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+
+/** Every workflow type registered in workflows/index.ts has at least one recorded history. */
+const REQUIRED_TYPES = ['searchWorkflow', 'expansionWorkflow', 'databasePassWorkflow', 'rescoreWorkflow', 'webhookDeliveryWorkflow', 'outboxSweepWorkflow', 'strandedPassSweepWorkflow', 'healthProbeWorkflow'];
+
+function load(file: string) {
+  const history = historyFromJson(JSON.parse(fs.readFileSync(path.join(DIR, file), 'utf8')));
+  const type = history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name;
+  return { history, type, workflowId: file.replace(/\.json$/, '') };
+}
+
+describe('workflow replay', () => {
+  it('has a recorded history of every workflow type', () => {
+    const types = new Set(files.map((f) => load(f).type));
+    expect(REQUIRED_TYPES.filter((t) => !types.has(t))).toEqual([]);
+    const exported = Object.keys(jest.requireActual('../../workflows')).filter((k) => k.endsWith('Workflow'));
+    expect(exported.filter((t) => !REQUIRED_TYPES.includes(t))).toEqual([]);
+  });
+
+  it('replays every recorded history deterministically on the current workflow code', async () => {
+    const histories = files.map(load);
+    const results = Worker.runReplayHistories({ workflowBundle: { code: fs.readFileSync(workflowBundlePath(), 'utf8') } }, histories);
+    const failures: string[] = [];
+    let replayed = 0;
+    for await (const result of results) {
+      replayed++;
+      if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
+    }
+    expect(failures).toEqual([]);
+    expect(replayed).toBe(files.length);
+  });
+});
