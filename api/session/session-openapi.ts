@@ -1,45 +1,72 @@
-import { z } from 'zod';
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import type { Config } from '../../src/config';
-import type { SessionRouteDef } from './session-route-def';
+import { SESSION_ERROR_STATUS, sessionError, sessionErrorCodes, sessionPlainStatuses, type SessionRouteDef } from './session-route-def';
 
-const errorSchema = {
-  type: 'object',
-  required: ['error'],
-  properties: { error: { type: 'string', description: 'Human-readable message' }, code: { type: 'string', description: 'Present where a caller must branch' } },
+const PLAIN_ERRORS: Record<number, string> = {
+  400: 'Validation: every problem in `error`',
+  401: 'Sign in required',
+  404: 'Not found (or another workspace\'s record)',
+  409: 'State conflict',
+  500: 'The underlying message',
+  502: 'Upstream failure',
 };
 
-/** The session API's OpenAPI document, generated from the session route table (its own document beside /v1/openapi.json). */
-export function sessionOpenApi(routes: readonly SessionRouteDef[], config: Config) {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routes) {
-    const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
-    if (route.name === 'create_scan') params.push({ name: 'Idempotency-Key', in: 'header', required: true, schema: { type: 'string' } });
-    const responses: Record<string, unknown> = { '200': { description: route.responds } };
-    if (route.access !== 'public') {
-      responses['401'] = { description: 'Sign in required', content: { 'application/json': { schema: errorSchema } } };
-      responses['403'] = { description: `code \`frozen\`${route.allowedWhenFrozen ? ' (not on this route)' : ''}, \`forbidden\` (below ${route.access}) or \`csrf\``, content: { 'application/json': { schema: errorSchema } } };
-    }
-    paths[`/api${route.path}`] ??= {};
-    paths[`/api${route.path}`][route.method.toLowerCase()] = {
-      operationId: route.name,
-      summary: route.summary,
-      tags: ['session'],
-      'x-role': route.access,
-      ...(params.length ? { parameters: params } : {}),
-      ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(route.body, { io: 'input', unrepresentable: 'any' }) } } } } : {}),
-      responses,
-      security: route.access === 'public' ? [] : [{ sessionCookie: [] }],
-    };
-  }
+/** One response per error status: its codes (branch on them) and whether it also comes without one. */
+function errorResponses(route: SessionRouteDef): ZodOpenApiResponsesObject {
+  const byStatus = new Map<number, string[]>();
+  const add = (status: number, line: string) => byStatus.set(status, [...(byStatus.get(status) ?? []), line]);
+  for (const code of sessionErrorCodes(route)) add(SESSION_ERROR_STATUS[code], `code \`${code}\``);
+  for (const status of sessionPlainStatuses(route)) add(status, `no code: ${PLAIN_ERRORS[status] ?? 'see error'}`);
+  return Object.fromEntries(
+    [...byStatus].sort(([a], [b]) => a - b).map(([status, lines]) => [String(status), { description: lines.join('; '), content: { 'application/json': { schema: sessionError, example: { error: '…' } } } }]),
+  );
+}
+
+function operation(route: SessionRouteDef): ZodOpenApiOperationObject {
+  const statuses = typeof route.response.status === 'number' ? [route.response.status] : route.response.status;
+  const bodyRequired = route.body !== undefined && !route.body.safeParse({}).success;
   return {
+    operationId: route.name,
+    summary: route.summary,
+    description: route.access === 'public' ? 'No session needed.' : `Needs a session with the ${route.access} role or higher${route.allowedWhenFrozen ? '; answers for a frozen workspace too' : ''}.`,
+    tags: ['Session'],
+    security: route.access === 'public' ? [] : [{ sessionCookie: [] }],
+    requestParams: {
+      ...(route.params ? { path: route.params } : {}),
+      ...(route.query ? { query: route.query } : {}),
+      ...(route.headers ? { header: route.headers } : {}),
+    },
+    ...(route.body
+      ? { requestBody: { required: bodyRequired, content: { 'application/json': { schema: route.body, ...(route.example !== undefined ? { example: route.example } : {}) } } } }
+      : {}),
+    responses: {
+      ...Object.fromEntries(statuses.map((status) => [String(status), { description: route.response.description, content: { 'application/json': { schema: route.response.data } } }])),
+      ...errorResponses(route),
+    },
+    'x-role': route.access,
+  };
+}
+
+/**
+ * The session API's OpenAPI 3.1 document (its own, beside /v1/openapi.json), generated with
+ * zod-openapi from the session route table's schemas, as api/catalog.ts does for the key API.
+ */
+export function sessionOpenApiDocument(routes: readonly SessionRouteDef[], config: Config) {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const route of routes) paths[`/api${route.path}`] = { ...paths[`/api${route.path}`], [route.method.toLowerCase()]: operation(route) };
+  return createDocument({
     openapi: '3.1.0',
-    info: { title: 'Candidate sourcing: session API', version: '1', description: 'Cookie-authenticated API of the web app. Roles: viewer reads; operator also writes; admin also manages credentials.' },
+    info: {
+      title: 'Candidate Sourcing session API',
+      version: '1',
+      description: 'Cookie-authenticated API of the web app. Roles: viewer reads; operator also writes; admin also manages credentials.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
     servers: [{ url: config.apiUrl }],
-    tags: [{ name: 'session', description: 'Session API (cookie `sid`)' }],
+    tags: [{ name: 'Session', description: 'Session API (cookie `sid`)' }],
     components: {
       securitySchemes: { sessionCookie: { type: 'apiKey', in: 'cookie', name: 'sid', description: 'Set by POST /api/auth/sign-in' } },
-      schemas: { SessionError: errorSchema },
     },
     paths,
-  };
+  });
 }

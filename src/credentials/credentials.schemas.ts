@@ -14,3 +14,23 @@ export const createCredentialBody = z.strictObject({
   label: z.string().trim().min(1).max(100).default('default').describe('Distinguishes several keys of one provider; default "default"'),
 });
 export type CreateCredentialBody = z.infer<typeof createCredentialBody>;
+
+// ---- responses ----
+
+export const credential = z
+  .strictObject({
+    id: z.uuid(),
+    provider: z.enum(PROVIDER_IDS),
+    label: z.string(),
+    key_hint: z.string().describe('First 4 and last 4 characters of the key around …'),
+    is_active: z.boolean(),
+    verified_at: z.iso.datetime().nullable(),
+    verify_error: z.string().nullable(),
+    created_at: z.iso.datetime(),
+  })
+  .meta({ id: 'Credential', description: 'A provider credential; the key itself is never returned' });
+
+export const credentialParams = z.object({ id: z.uuid().describe('Credential id') });
+export const credentialList = z.strictObject({ credentials: z.array(credential).describe('Active credentials only') });
+export const credentialSaved = z.strictObject({ ok: z.literal(true), credential });
+export const credentialVerified = z.strictObject({ ok: z.boolean().describe('false when the provider refused the key (see verify_error)'), credential });

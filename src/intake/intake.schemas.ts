@@ -39,3 +39,23 @@ export const CHIP_FIELDS: Record<Chip, { fields: string[]; required: boolean }> 
   industry: { fields: ['industries'], required: false },
   skills: { fields: ['skills', 'must_have_skills'], required: false },
 };
+
+// ---- responses ----
+
+const chipCoverage = z.strictObject({ resolved: z.boolean(), confidence: confidence, required: z.boolean() });
+
+/** POST /api/intake answer (spec "Criteria (intake result)"). */
+export const intakeResult = z
+  .strictObject({
+    criteria: criteriaFieldsSchema
+      .extend({
+        family: z.string().optional().describe("One of the workspace's role families; left out when unresolved"),
+        _meta: z.strictObject({ confidence: z.record(z.string(), confidence) }),
+      })
+      .describe('The criteria found; an absent field was not found or not confident'),
+    entityCoverage: z.strictObject(Object.fromEntries(CHIPS.map((chip) => [chip, chipCoverage])) as Record<Chip, typeof chipCoverage>),
+    familyUnresolved: z.boolean(),
+    familySuggestions: z.array(z.strictObject({ id: z.string(), label: z.string() })).describe('The closest known families when familyUnresolved'),
+    rawToolInput: z.record(z.string(), z.unknown()).describe("The tool call's arguments as the model sent them"),
+  })
+  .meta({ id: 'IntakeResult' });

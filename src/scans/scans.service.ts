@@ -5,8 +5,8 @@ import type { Workspace } from '../db/workspace.repository';
 import { AppError } from '../domain/errors';
 import { isUuid } from '../domain/ids';
 import { launchSearch } from '../searches/launch.service';
-import { startPass } from '../searches/start.service';
 import { searchResource } from '../searches/searches.presenter';
+import { startPass } from '../searches/start.service';
 import type { Temporal } from '../temporal/client';
 import type { CreateScanBody } from './scans.schemas';
 
@@ -21,19 +21,15 @@ export async function listScans(db: Db, config: Config, workspaceId: string) {
 }
 
 /**
- * Launches through the key API's own launch service: the same credit, plan, limit and
- * idempotency rules (the session draws from the workspace bucket).
+ * Launches through the key API's own launch service with the body its route schema validated
+ * (`launchBody`, extended by the project): the same credit, plan, limit and idempotency rules
+ * (the session draws from the workspace bucket).
  */
-export async function launchScan(db: Db, temporal: Temporal, config: Config, workspace: Workspace, body: CreateScanBody, idempotencyKey: string | undefined) {
-  if (!isUuid(body.project_id)) throw new AppError('project_not_found', 404, 'Project not found');
-  const { search, reused } = await launchSearch(db, {
-    workspace,
-    key: { id: null, funding_mode: 'workspace' },
-    projectId: body.project_id,
-    idempotencyKey,
-    body: { criteria: body.criteria },
-    baseUrl: config.publicBaseUrl,
-  });
+export async function launchScan(db: Db, temporal: Temporal, config: Config, workspace: Workspace, body: CreateScanBody, idempotencyKey: string) {
+  const { project_id: projectId, ...launch } = body;
+  // A malformed id is "not found", like another workspace's project.
+  if (!isUuid(projectId)) throw new AppError('project_not_found', 404, 'Project not found');
+  const { search, reused } = await launchSearch(db, { workspace, key: { id: null, funding_mode: 'workspace' }, projectId, idempotencyKey, body: launch, baseUrl: config.publicBaseUrl });
   if (search.status === 'queued') await startPass(db, temporal, search, search.pass_count);
   return { scan: { ...searchResource(search, config.publicBaseUrl), reused }, reused };
 }

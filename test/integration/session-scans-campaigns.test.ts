@@ -1,6 +1,8 @@
 import { creditLedgerRepository } from '../../src/db/credit-ledger.repository';
 import { projectRepository } from '../../src/db/project.repository';
 import { startVendorFake, type VendorFake } from '../fakes/vendor-fake';
+import { sessionRoutes } from '../../api/session/session.routes';
+import { redoclyErrors } from '../support/openapi-lint';
 import { workspaceWithMembers } from '../support/session';
 import { startTestStack, type TestStack } from '../support/stack';
 
@@ -85,9 +87,16 @@ describe('campaigns', () => {
   });
 });
 
-it('GET /api/openapi.json documents every session route with the cookie security scheme', async () => {
+it('GET /api/openapi.json documents every session route with the cookie security scheme, generated from the route schemas', async () => {
   const res = await stack.request('GET', '/api/openapi.json');
   expect(res.status).toBe(200);
+  expect(redoclyErrors(res.text)).toEqual([]);
+  expect(Object.values(res.body.paths).flatMap((p) => Object.values(p as object)).length).toBe(sessionRoutes.length);
+  // Scans take the key API's launch body (one schema): criteria or jd_text, with the project.
+  expect(res.body.components.schemas.CreateScan.properties).toEqual(expect.objectContaining({ criteria: expect.anything(), jd_text: expect.anything(), project_id: expect.anything() }));
+  expect(res.body.paths['/api/scans'].post.parameters).toEqual([expect.objectContaining({ in: 'header', name: 'Idempotency-Key', required: true })]);
+  expect(res.body.paths['/api/scans'].post.responses['400'].description).toMatch(/idempotency_key_required.*invalid_criteria/);
+  expect(res.body.paths['/api/me'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Me' });
   expect(res.body.components.securitySchemes.sessionCookie).toEqual(expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'sid' }));
   expect(res.body.paths['/api/admin/credentials'].post.requestBody.content['application/json'].schema.properties.provider.enum).toEqual(['peopledatalabs', 'brave', 'openai', 'hunter']);
   expect(res.body.paths['/api/me'].get.security).toEqual([{ sessionCookie: [] }]);
