@@ -27,7 +27,7 @@ function keyApiRouter(routes: readonly RouteDef[], deps: ApiDeps): Router<ApiSta
       authenticate(route, deps),
       jsonBody(),
       async (ctx) => {
-        await route.run(ctx as unknown as ApiContext, deps, routes);
+        await route.run(ctx, deps, routes);
       },
     ]);
   }

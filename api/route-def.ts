@@ -1,3 +1,4 @@
+import type { Scope } from '../src/domain/scopes';
 import { z } from 'zod';
 import { AppError } from '../src/domain/errors';
 import type { ApiContext, ApiDeps } from './context';
@@ -9,7 +10,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
  * Who may call a route: `none` needs no key, `any` needs any valid key, otherwise the one scope
  * the key must hold.
  */
-export type RouteAuth = 'none' | 'any' | string;
+export type RouteAuth = 'none' | 'any' | Scope;
 
 /** Where a request value came from; problems name their field by its path inside it. */
 export type InputSection = 'params' | 'headers' | 'query' | 'body';

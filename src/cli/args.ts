@@ -51,7 +51,7 @@ export function requireOption(args: ParsedArgs, name: string): string {
 }
 
 /** The option's value when it was given as `--name value`; undefined when absent. */
-export const optionValue = (args: ParsedArgs, name: string): string | undefined => (typeof args.options[name] === 'string' ? (args.options[name] as string) : undefined);
+export const optionValue = (args: ParsedArgs, name: string): string | undefined => (typeof args.options[name] === 'string' ? (args.options[name]) : undefined);
 
 export function uuidArg(value: string, what: string): string {
   if (!isUuid(value)) throw new UsageError(`${what} must be an id (uuid), got ${value}`);

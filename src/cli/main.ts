@@ -1,5 +1,5 @@
 import { loadCliConfig, ConfigError, type Config } from '../config';
-import { createDb, type Db } from '../db/knex';
+import { createDb } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 import { adminCommands } from './admin.commands';
 import type { Command } from './command';
@@ -85,5 +85,5 @@ export async function runCli(
 }
 
 if (require.main === module) {
-  runCli(process.argv.slice(2)).then((code) => process.exit(code));
+  void runCli(process.argv.slice(2)).then((code) => process.exit(code));
 }

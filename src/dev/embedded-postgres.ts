@@ -149,8 +149,8 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await waitUntilReady(child, opts.port, log);
   // Keep draining output so the server never blocks on a full pipe.
-  child.stdout!.on('data', () => undefined);
-  child.stderr!.on('data', () => undefined);
+  child.stdout.on('data', () => undefined);
+  child.stderr.on('data', () => undefined);
 
   const admin = new pg.Client({ host: '127.0.0.1', port: opts.port, user: USER, password: PASSWORD, database: 'postgres' });
   await admin.connect();

@@ -59,7 +59,7 @@ export class ProcessGroup {
 
   spawn(name: string, command: string, args: string[], options: SpawnOptions & { quiet?: boolean } = {}): ChildProcess {
     const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-    for (const stream of [child.stdout!, child.stderr!]) {
+    for (const stream of [child.stdout, child.stderr]) {
       const lines = readline.createInterface({ input: stream });
       if (!options.quiet) lines.on('line', (line) => process.stdout.write(`[${name}] ${line}\n`));
       else lines.on('line', () => undefined);

@@ -37,6 +37,25 @@ function interrupt(): void {
   for (const child of running) child.kill('SIGTERM');
 }
 
+/** Checks that need no running service, run one after another while the stack starts; any failure fails `npm test`. */
+const STATIC_CHECKS = [
+  { name: 'type check', bin: 'typescript/bin/tsc', args: ['-p', 'tsconfig.json', '--noEmit'] },
+  // No module may import itself back at run time (DESIGN.md §1). Type-only imports are erased by the compiler and
+  // skipped (.madgerc): workflows import the activities' types and the Temporal catalogue the workflows' types,
+  // while activities start workflows, a cycle of types only.
+  { name: 'import cycle check', bin: 'madge/bin/cli.js', args: ['--circular', '--no-spinner', '--no-color', 'src', 'api', 'workflows', 'activities'] },
+  { name: 'lint', bin: 'eslint/bin/eslint.js', args: ['--max-warnings', '0', '.'] },
+  { name: 'format check', bin: 'prettier/bin/prettier.cjs', args: ['--check', '--log-level', 'warn', '.'] },
+];
+
+async function staticChecks(env: NodeJS.ProcessEnv): Promise<{ name: string; code: number } | null> {
+  for (const check of STATIC_CHECKS) {
+    const code = await run(process.execPath, [path.join(ROOT, 'node_modules', check.bin), ...check.args], env);
+    if (code !== 0) return { name: check.name, code };
+  }
+  return null;
+}
+
 async function main(): Promise<number> {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, interrupt);
   onParentExit(interrupt);
@@ -45,11 +64,7 @@ async function main(): Promise<number> {
   fs.mkdirSync(runDir, { recursive: true });
   const [pgPort, temporalPort, httpPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
 
-  const typecheck = run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], settings.passthrough);
-  // No module may import itself back at run time (DESIGN.md §1): madge lists any cycle and exits 1. Type-only
-  // imports are erased by the compiler and skipped (.madgerc): workflows import the activities' types and
-  // the Temporal catalogue the workflows' types, while activities start workflows: a cycle of types only.
-  const cycles = run(process.execPath, [path.join(ROOT, 'node_modules/madge/bin/cli.js'), '--circular', '--no-spinner', '--no-color', '--extensions', 'ts', '--ts-config', 'tsconfig.json', 'src', 'api', 'workflows', 'activities'], settings.passthrough);
+  const checks = staticChecks(settings.passthrough);
   const started = Date.now();
   const infra = await startInfrastructure({
     databaseUrl: settings.databaseUrl,
@@ -71,20 +86,13 @@ async function main(): Promise<number> {
     fs.rmSync(runDir, { recursive: true, force: true });
   };
   try {
-    const typecheckCode = await typecheck;
+    const failed = await checks;
     if (interrupted) return 130;
-    if (typecheckCode !== 0) {
-      log('type check failed');
-      return typecheckCode;
+    if (failed) {
+      log(`${failed.name} failed`);
+      return failed.code;
     }
-    log('type check passed');
-    const cyclesCode = await cycles;
-    if (interrupted) return 130;
-    if (cyclesCode !== 0) {
-      log('import cycle check failed');
-      return cyclesCode;
-    }
-    log('no import cycles');
+    log(`${STATIC_CHECKS.map((c) => c.name).join(', ')} passed`);
     const env: NodeJS.ProcessEnv = {
       ...settings.passthrough,
       NODE_ENV: 'test',

@@ -134,7 +134,7 @@ function findTitles(text: string): TitleHit[] {
       // Capitalised only: "to lead Backend Engineer hiring" is a verb, not a level.
       const prefix = words.find((w) => {
         const m = new RegExp(`(?<![A-Za-z0-9])(${escapeRe(w.word)})[\\s-]+$`, 'i').exec(before);
-        return m !== null && /^[A-Z]/.test(m[1]!);
+        return m !== null && /^[A-Z]/.test(m[1]);
       });
       if (prefix) {
         level = prefix.level;
@@ -354,10 +354,10 @@ function findYears(text: string): { min: number; max?: number; confidence: numbe
       }
       // "up to 3 years" caps experience; it is no minimum.
       if (/(?:up to|at most|no more than|maximum(?: of)?|max\.?|under|less than)\s*$/i.test(text.slice(Math.max(0, m.index - 16), m.index))) continue;
-      const min = toNumber(m[1]!);
-      const max = p.range ? toNumber(m[2]!) : undefined;
+      const min = toNumber(m[1]);
+      const max = p.range ? toNumber(m[2]) : undefined;
       if (!Number.isFinite(min) || min > 60 || (max !== undefined && (max > 60 || max < min))) continue;
-      const spelled = !/^\d/.test(m[1]!);
+      const spelled = !/^\d/.test(m[1]);
       const confidence = spelled ? Math.min(p.confidence, 0.85) : p.confidence;
       // The first requirement stated is usually the main one.
       if (!best || m.index < best.index) best = { index: m.index, min, max, confidence };

@@ -23,7 +23,7 @@ export interface DispatcherLoop {
  */
 export async function listenAndDispatch(loop: DispatcherLoop): Promise<void> {
   const client = new pg.Client({ connectionString: loop.databaseUrl, application_name: 'outbox-dispatcher' });
-  let notified = false;
+  let notified: boolean; // set by a NOTIFY while a dispatch runs, cleared before each
   let wake = () => {};
   client.on('notification', () => {
     notified = true;

@@ -18,7 +18,7 @@ export default async function globalSetup(): Promise<void> {
     const [{ code }] = await Promise.all([
       bundleWorkflowCode({
         workflowsPath: require.resolve('../../workflows'),
-        logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} } as never,
+        logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
       }),
       loadCorpus(db, TEST_CORPUS),
     ]);

@@ -69,7 +69,7 @@ export async function request(baseUrl: string, method: string, urlPath: string, 
   }
   const res = await fetch(`${baseUrl}${urlPath}`, { method, headers, body: payload });
   const text = await res.text();
-  let body: unknown = undefined;
+  let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {

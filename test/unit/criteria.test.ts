@@ -64,7 +64,7 @@ describe('parseCriteria', () => {
   });
 
   it('accepts a family label and metro labels, cities and aliases case-insensitively', () => {
-    const family = ROLE_FAMILIES[0]!;
+    const family = ROLE_FAMILIES[0];
     const ok = parseCriteria({ family: family.label.toUpperCase(), metro: 'bay area' });
     expect(ok).toMatchObject({ ok: true, criteria: { family: family.id, metro: 'san-francisco-bay-area' } });
     for (const m of METROS) {

@@ -10,7 +10,7 @@ async function streamed(batches: unknown[][]): Promise<{ ctx: { status?: number;
   sendDataStream(ctx, source());
   let text = '';
   for await (const chunk of ctx.body as Readable) text += chunk;
-  return { ctx: ctx as { status?: number; type?: string }, text };
+  return { ctx: ctx, text };
 }
 
 describe('sendDataStream', () => {

@@ -78,7 +78,7 @@ describe('scoreProfile', () => {
       ['industry', 15, 1, 15],
       ['skills', 20, 1, 20],
     ]);
-    expect(result.breakdown[0]!.reason).toBe("Senior Backend Engineer matches title 'Backend Engineer'; family software_engineering; seniority senior");
+    expect(result.breakdown[0].reason).toBe("Senior Backend Engineer matches title 'Backend Engineer'; family software_engineering; seniority senior");
   });
 
   it('scores partial matches with exact values', () => {
@@ -166,7 +166,7 @@ describe('scoreProfile', () => {
     ]);
     expect(result.score).toBe(40);
     expect(result.must_have_missing).toEqual(['TypeScript']);
-    expect(result.breakdown[0]!.reason).toContain('no current title');
+    expect(result.breakdown[0].reason).toContain('no current title');
 
     const broken = { id: 'p0', first_name: 'X' } as unknown as PersonProfile;
     const r = scoreProfile(broken, criteria({ ...FULL, exclude_companies: ['Acme Pay'] }));

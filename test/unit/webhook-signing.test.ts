@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import Stripe from 'stripe';
 import { verifyWebhookSignature } from '../../src/webhooks';
 import { deliveryHeaders, envelopeBody, WEBHOOK_USER_AGENT } from '../../src/webhooks/delivery';
@@ -13,7 +14,7 @@ describe('webhook signatures', () => {
   it('are t=<unix>,v1=<hex HMAC-SHA256 of "t.body"> keyed by the whole whsec_ secret', () => {
     expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     const header = signatureHeader(body, secret, 1_700_000_000);
-    const expected = require('node:crypto').createHmac('sha256', secret).update(`1700000000.${body}`).digest('hex');
+    const expected = createHmac('sha256', secret).update(`1700000000.${body}`).digest('hex');
     expect(header).toBe(`t=1700000000,v1=${expected}`);
   });
 
