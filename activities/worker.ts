@@ -62,7 +62,9 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
   const queues = [...(opts.queues ?? QUEUE_KINDS)];
   installTemporalRuntime(logger);
   // One bundle for every queue's worker: bundling is the slow part of a worker start.
-  const workflowBundle = opts.workflowBundle ?? { code: (await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: bundlerLogger(logger) })).code };
+  const workflowBundle = opts.workflowBundle ?? {
+    code: (await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: bundlerLogger(logger) })).code,
+  };
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const activities = createActivities({ config, db, logger });
   let workers: Worker[];
@@ -103,9 +105,13 @@ export function parseQueues(argv: string[]): QueueKind[] {
   const at = argv.findIndex((a) => a === '--queues' || a.startsWith('--queues='));
   if (at < 0) return [...QUEUE_KINDS];
   const value = argv[at].includes('=') ? argv[at].slice('--queues='.length) : argv[at + 1];
-  const kinds = (value ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  const kinds = (value ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
   const unknown = kinds.filter((k) => !(QUEUE_KINDS as readonly string[]).includes(k));
-  if (kinds.length === 0 || unknown.length) throw new Error(`--queues takes a comma-separated list of ${QUEUE_KINDS.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`);
+  if (kinds.length === 0 || unknown.length)
+    throw new Error(`--queues takes a comma-separated list of ${QUEUE_KINDS.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`);
   return [...new Set(kinds)] as QueueKind[];
 }
 
@@ -129,7 +135,8 @@ async function main(): Promise<void> {
   if (config.sweepSchedulesOnStart) {
     const temporal = createTemporal(config);
     try {
-      for (const outcome of await ensureSchedules(temporal.client, config.temporal.taskQueue, schedulesOfQueues(queues))) logger.info(outcome, 'schedule ensured');
+      for (const outcome of await ensureSchedules(temporal.client, config.temporal.taskQueue, schedulesOfQueues(queues)))
+        logger.info(outcome, 'schedule ensured');
     } catch (err) {
       logger.error({ err }, 'could not ensure the Schedules; the next worker start retries');
     } finally {

@@ -23,13 +23,17 @@ function keyApiRouter(routes: readonly RouteDef[], deps: ApiDeps): Router<ApiSta
   const router = new Router<ApiState>({ prefix: '/v1' });
   for (const route of routes) {
     // Authentication comes before any other work; bodies are read only for a matched route.
-    router.register(toRouterPath(route.path), [route.method], [
-      authenticate(route, deps),
-      jsonBody(),
-      async (ctx) => {
-        await route.run(ctx, deps, routes);
-      },
-    ]);
+    router.register(
+      toRouterPath(route.path),
+      [route.method],
+      [
+        authenticate(route, deps),
+        jsonBody(),
+        async (ctx) => {
+          await route.run(ctx, deps, routes);
+        },
+      ],
+    );
   }
   return router;
 }
@@ -90,7 +94,9 @@ export function createApp(deps: ApiDeps, routes: readonly RouteDef[] = routeTabl
     const allowed = [...new Set((sessionApi ? session : router).match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods))];
     const refusal =
       allowed.length > 0
-        ? new AppError('method_not_allowed', 405, `${ctx.method} is not allowed on ${ctx.path}; use ${allowed.join(' or ')}`, null, { Allow: allowed.join(', ') })
+        ? new AppError('method_not_allowed', 405, `${ctx.method} is not allowed on ${ctx.path}; use ${allowed.join(' or ')}`, null, {
+            Allow: allowed.join(', '),
+          })
         : new AppError('not_found', 404, `No route for ${ctx.method} ${ctx.path}`);
     if (!sessionApi) throw refusal;
     // Under /api the session API's shape (spec "Session API errors"): `{error}` alone.

@@ -29,13 +29,17 @@ const HEADERS = {
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' as const } },
 };
 const ref = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
-const rateLimitHeaders = Object.fromEntries((['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id'] as const).map((h) => [h, ref(h)]));
+const rateLimitHeaders = Object.fromEntries(
+  (['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id'] as const).map((h) => [h, ref(h)]),
+);
 
 /** The success envelope around a route's data schema. */
 export function successEnvelope(data: z.ZodType, total: boolean) {
   return z.strictObject({
     data,
-    meta: total ? z.strictObject({ request_id: z.string(), total: z.int().describe('How many items there are in all') }) : z.strictObject({ request_id: z.string() }),
+    meta: total
+      ? z.strictObject({ request_id: z.string(), total: z.int().describe('How many items there are in all') })
+      : z.strictObject({ request_id: z.string() }),
   });
 }
 
@@ -46,7 +50,9 @@ function successResponses(route: RouteDef): ZodOpenApiResponsesObject {
   const statuses = typeof r.status === 'number' ? [r.status] : r.status;
   const schema = successEnvelope(r.data, r.total ?? false);
   // 503 of health is the same shape as its 200, but it is an answer about an outage.
-  return Object.fromEntries(statuses.map((status) => [String(status), { description: r.description, headers: rateLimitHeaders, content: { 'application/json': { schema } } }]));
+  return Object.fromEntries(
+    statuses.map((status) => [String(status), { description: r.description, headers: rateLimitHeaders, content: { 'application/json': { schema } } }]),
+  );
 }
 
 /** One response per error status, listing every code of that status the route can answer. */
@@ -59,7 +65,12 @@ function errorResponses(route: RouteDef): ZodOpenApiResponsesObject {
       {
         description: `error.code: ${codes.map((c) => `\`${c}\``).join(', ')}`,
         headers: status === 429 || status === 503 ? { ...rateLimitHeaders, 'Retry-After': ref('Retry-After') } : rateLimitHeaders,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: { error: { code: codes[0], message: '…', details: null, request_id: 'req_0123' }, meta: { request_id: 'req_0123' } } } },
+        content: {
+          'application/json': {
+            schema: { $ref: '#/components/schemas/Error' },
+            example: { error: { code: codes[0], message: '…', details: null, request_id: 'req_0123' }, meta: { request_id: 'req_0123' } },
+          },
+        },
       },
     ]),
   );
@@ -81,7 +92,12 @@ function operation(route: RouteDef): ZodOpenApiOperationObject {
       ...(route.headers ? { header: route.headers } : {}),
     },
     ...(takesBody
-      ? { requestBody: { required: bodyRequired, content: { 'application/json': { schema: route.body!, ...(route.example !== undefined ? { example: route.example } : {}) } } } }
+      ? {
+          requestBody: {
+            required: bodyRequired,
+            content: { 'application/json': { schema: route.body!, ...(route.example !== undefined ? { example: route.example } : {}) } },
+          },
+        }
       : {}),
     responses: { ...successResponses(route), ...errorResponses(route) },
     'x-cost': route.cost,
@@ -111,7 +127,8 @@ export function openApiDocument(routes: readonly RouteDef[], config: Config) {
         post: {
           operationId: `event_${type.replace('.', '_')}`,
           summary: `The ${type} event`,
-          description: 'POSTed to subscribed endpoints, signed in the Service-Signature header (t=<unix time>,v1=<hex HMAC-SHA256 of "t.body">); answer 2xx within 10 s.',
+          description:
+            'POSTed to subscribed endpoints, signed in the Service-Signature header (t=<unix time>,v1=<hex HMAC-SHA256 of "t.body">); answer 2xx within 10 s.',
           tags: ['Webhooks'],
           // Authenticated by the signature, not by a key of ours.
           security: [],

@@ -161,11 +161,18 @@ export interface InputSpec<P extends Maybe, L> {
  * Validates a request against its route's schemas: path values first (in path order, the
  * outermost resource first), then `load`, then headers, query and body together.
  */
-export async function readInput<P extends Shape | undefined, H extends Maybe, Q extends Maybe, B extends Maybe, L>(ctx: ApiContext, spec: InputSpec<P, L>): Promise<RouteInput<P, H, Q, B, L>> {
+export async function readInput<P extends Shape | undefined, H extends Maybe, Q extends Maybe, B extends Maybe, L>(
+  ctx: ApiContext,
+  spec: InputSpec<P, L>,
+): Promise<RouteInput<P, H, Q, B, L>> {
   const params: Record<string, unknown> = {};
   for (const name of [...spec.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])) {
     const parsed = (spec.params?.shape[name] as z.ZodType | undefined)?.safeParse(ctx.params[name]) ?? { success: true as const, data: ctx.params[name] };
-    if (!parsed.success) throw spec.pathInvalid(name, parsed.error.issues.map((issue) => ({ section: 'params', path: [name, ...issue.path], issue })));
+    if (!parsed.success)
+      throw spec.pathInvalid(
+        name,
+        parsed.error.issues.map((issue) => ({ section: 'params', path: [name, ...issue.path], issue })),
+      );
     params[name] = parsed.data;
   }
   const found = spec.load ? await spec.load(params as PathOut<P>) : (undefined as L);
@@ -179,9 +186,13 @@ export async function readInput<P extends Shape | undefined, H extends Maybe, Q 
 }
 
 /** Builds a route; its handler receives the request already validated and typed from the schemas. */
-export function defineRoute<P extends Shape | undefined = undefined, H extends Shape | undefined = undefined, Q extends Shape | undefined = undefined, B extends Maybe = undefined, L = undefined>(
-  spec: RouteSpec<P, H, Q, B, L>,
-): RouteDef {
+export function defineRoute<
+  P extends Shape | undefined = undefined,
+  H extends Shape | undefined = undefined,
+  Q extends Shape | undefined = undefined,
+  B extends Maybe = undefined,
+  L = undefined,
+>(spec: RouteSpec<P, H, Q, B, L>): RouteDef {
   const { load, handler, ...meta } = spec;
   return {
     ...meta,
@@ -209,5 +220,7 @@ export function defineRoute<P extends Shape | undefined = undefined, H extends S
 export function routeErrorCodes(route: RouteDef): string[] {
   const pathCodes = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => PATH_RESOURCES[m[1]]?.code).filter((c) => c !== undefined);
   const validation = route.body || route.query || route.headers ? ['invalid_request', ...(route.invalidCodes ?? [])] : [];
-  return [...new Set([...commonErrorCodes(route.auth, route.method !== 'GET' && route.method !== 'DELETE'), ...validation, ...pathCodes, ...(route.errors ?? [])])];
+  return [
+    ...new Set([...commonErrorCodes(route.auth, route.method !== 'GET' && route.method !== 'DELETE'), ...validation, ...pathCodes, ...(route.errors ?? [])]),
+  ];
 }

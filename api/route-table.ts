@@ -9,4 +9,13 @@ import { shortlistRoutes } from './routes/shortlist.routes';
 import { webhookRoutes } from './routes/webhooks.routes';
 
 /** Every key-API route, in catalog order. Registers the router, feeds /actions and OpenAPI. */
-export const routeTable: readonly RouteDef[] = [...healthRoutes, ...catalogRoutes, ...projectRoutes, ...searchRoutes, ...searchPassRoutes, ...shortlistRoutes, ...referenceRoutes, ...webhookRoutes];
+export const routeTable: readonly RouteDef[] = [
+  ...healthRoutes,
+  ...catalogRoutes,
+  ...projectRoutes,
+  ...searchRoutes,
+  ...searchPassRoutes,
+  ...shortlistRoutes,
+  ...referenceRoutes,
+  ...webhookRoutes,
+];

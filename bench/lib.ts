@@ -52,7 +52,10 @@ export async function startBenchStack(opts: { dataDir: string; persistent: boole
 }
 
 /** The environment of the benchmark's API and worker: production mode against the private stack. */
-export function productionEnv(stack: { infra: { databaseUrl: string; temporalAddress: string }; apiPort: number }, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+export function productionEnv(
+  stack: { infra: { databaseUrl: string; temporalAddress: string }; apiPort: number },
+  extra: NodeJS.ProcessEnv = {},
+): NodeJS.ProcessEnv {
   return {
     ...process.env,
     NODE_ENV: 'production',

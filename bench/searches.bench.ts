@@ -55,7 +55,19 @@ async function load(url: string, headers: Record<string, string>, clients: numbe
 /** A 100k-row search made directly from the people table (bulk fixture for the CSV export). */
 async function bulkSearch(db: Db, workspaceId: string, projectId: string, rows: number): Promise<string> {
   const id = randomUUID();
-  await db('searches').insert({ id, workspace_id: workspaceId, project_id: projectId, status: 'complete', outcome: 'Poor yield', stop_reason: 'read_budget_reached', criteria: JSON.stringify({ family: 'software_engineering', target: 25, read_budget: rows, shortlist_threshold: 70 }), funding_bucket: 'workspace', profiles_read: rows, delivered: rows, closed_at: db.fn.now() });
+  await db('searches').insert({
+    id,
+    workspace_id: workspaceId,
+    project_id: projectId,
+    status: 'complete',
+    outcome: 'Poor yield',
+    stop_reason: 'read_budget_reached',
+    criteria: JSON.stringify({ family: 'software_engineering', target: 25, read_budget: rows, shortlist_threshold: 70 }),
+    funding_bucket: 'workspace',
+    profiles_read: rows,
+    delivered: rows,
+    closed_at: db.fn.now(),
+  });
   await db.raw(
     `with picked as (select p.id, first_name, last_name, title, company, location, network_url, open_profile, premium, summary, pp.profile, row_number() over (order by p.id) as seq
                       from people p join people_profiles pp on pp.id = p.id order by p.id limit ?),
@@ -93,8 +105,22 @@ async function main(): Promise<void> {
     const base = `http://127.0.0.1:${apiPort}/v1`;
     await waitFor('api and worker', async () => (await fetch(`${base}/health?worker=true`)).ok, 120_000, 500);
 
-    const workspace = await workspaceRepository(db).create({ name: 'Bench', plan: 'enterprise', credits: 1000, rate_limit_per_minute: 10_000_000, max_concurrent_searches: 10 });
-    const { raw } = await apiKeyRepository(db).issue({ workspaceId: workspace.id, name: 'bench', scopes: ['*'], fundingMode: 'workspace', environment: 'test', rateLimitPerMinute: 10_000_000, expiresAt: null });
+    const workspace = await workspaceRepository(db).create({
+      name: 'Bench',
+      plan: 'enterprise',
+      credits: 1000,
+      rate_limit_per_minute: 10_000_000,
+      max_concurrent_searches: 10,
+    });
+    const { raw } = await apiKeyRepository(db).issue({
+      workspaceId: workspace.id,
+      name: 'bench',
+      scopes: ['*'],
+      fundingMode: 'workspace',
+      environment: 'test',
+      rateLimitPerMinute: 10_000_000,
+      expiresAt: null,
+    });
     const headers = { Authorization: `Bearer ${raw}`, 'Content-Type': 'application/json' };
     const project = await projectRepository(db).create(workspace.id, 'Bench project');
 
@@ -109,19 +135,24 @@ async function main(): Promise<void> {
       const launched = await fetch(`${base}/projects/${project.id}/searches`, {
         method: 'POST',
         headers: { ...headers, 'Idempotency-Key': `bench-${randomUUID()}` },
-        body: JSON.stringify({ criteria: { family: 'software_engineering', metro, skills: ['TypeScript', 'Kubernetes'], read_budget: 200, target: 200, shortlist_threshold: 100 } }),
+        body: JSON.stringify({
+          criteria: { family: 'software_engineering', metro, skills: ['TypeScript', 'Kubernetes'], read_budget: 200, target: 200, shortlist_threshold: 100 },
+        }),
       }).then((r) => r.json() as Promise<{ data: { id: string } }>);
       let status = '';
       let record: { status: string; profiles_read: number } | undefined;
       while (status !== 'complete' && status !== 'failed') {
         await new Promise((r) => setTimeout(r, 20));
-        record = ((await (await fetch(`${base}/searches/${launched.data.id}`, { headers })).json()) as { data: { status: string; profiles_read: number } }).data;
+        record = ((await (await fetch(`${base}/searches/${launched.data.id}`, { headers })).json()) as { data: { status: string; profiles_read: number } })
+          .data;
         status = record.status;
       }
       const ms = performance.now() - t;
       if (i > 0) passTimes.push(ms);
       sampleSearch = launched.data.id;
-      log(`  ${metro.padEnd(24)} ${status} in ${(ms / 1000).toFixed(2)} s (profiles_read ${record!.profiles_read})${i === 0 ? '  ← cold first pass, not counted' : ''}`);
+      log(
+        `  ${metro.padEnd(24)} ${status} in ${(ms / 1000).toFixed(2)} s (profiles_read ${record!.profiles_read})${i === 0 ? '  ← cold first pass, not counted' : ''}`,
+      );
     }
     passTimes.sort((a, b) => a - b);
     log(`  median ${(percentile(passTimes, 50) / 1000).toFixed(2)} s, max ${(passTimes[passTimes.length - 1] / 1000).toFixed(2)} s (target < 3 s)`);
@@ -130,15 +161,21 @@ async function main(): Promise<void> {
       log(`\n== GET /searches/{id}/people?limit=100&profile=${withProfile}, 20 clients, 15 s ==`);
       await load(`${base}/searches/${sampleSearch}/people?limit=100&profile=${withProfile}`, headers, 20, 3); // warm-up
       const r = await load(`${base}/searches/${sampleSearch}/people?limit=100&profile=${withProfile}`, headers, 20, 15);
-      log(`  ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.requests} requests, ${r.errors} errors (target ≥ ${withProfile ? 80 : 400} req/s, p99 < 100 ms)`);
+      log(
+        `  ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.requests} requests, ${r.errors} errors (target ≥ ${withProfile ? 80 : 400} req/s, p99 < 100 ms)`,
+      );
     }
 
-    log('\n== records.csv of a 100k-row search (a fresh API process, so its peak RSS is the export\'s) ==');
+    log("\n== records.csv of a 100k-row search (a fresh API process, so its peak RSS is the export's) ==");
     log(`  (the API process of the load tests above peaked at ${peakRssMb(api.pid!).toFixed(0)} MB RSS)`);
     const bulkProject = await projectRepository(db).create(workspace.id, 'Bench export');
     const bulk = await bulkSearch(db, workspace.id, bulkProject.id, 100_000);
     const exportPort = await freePort();
-    const exportApi = infra.group.spawn('api-export', process.execPath, productionArgs('api/server'), { env: { ...env, PORT: String(exportPort) }, cwd: ROOT, quiet: true });
+    const exportApi = infra.group.spawn('api-export', process.execPath, productionArgs('api/server'), {
+      env: { ...env, PORT: String(exportPort) },
+      cwd: ROOT,
+      quiet: true,
+    });
     const exportBase = `http://127.0.0.1:${exportPort}/v1`;
     await waitFor('export api', async () => (await fetch(`${exportBase}/health`)).ok, 60_000, 200);
     const rssBefore = peakRssMb(exportApi.pid!);

@@ -24,12 +24,16 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
 /** Events per second of the paced runs: 25/s = 50 deliveries/s, 50/s = the 100 deliveries/s target, 60/s = headroom. */
 const RATES = (process.env.BENCH_RATES ?? '25,50,60').split(',').filter(Boolean).map(Number);
 
-
 async function writeEvents(db: Db, workspaceId: string, count: number, perSecond: number | null, tag: string): Promise<string[]> {
   const ids: string[] = [];
   const started = Date.now();
   const one = async (i: number) => {
-    const id = await writeEvent(db, { workspaceId, type: 'shortlist.changed', data: { bench: tag, n: i, project_id: randomUUID() }, dedupeKey: `bench:${tag}:${i}` });
+    const id = await writeEvent(db, {
+      workspaceId,
+      type: 'shortlist.changed',
+      data: { bench: tag, n: i, project_id: randomUUID() },
+      dedupeKey: `bench:${tag}:${i}`,
+    });
     ids.push(id!);
   };
   if (perSecond === null) {
@@ -49,14 +53,20 @@ async function writeEvents(db: Db, workspaceId: string, count: number, perSecond
 async function measure(db: Db, receivers: HttpsReceiver[], ids: string[], label: string, meter: ReturnType<typeof cpuMeter>) {
   const want = new Set(ids);
   const receipts = () => receivers.flatMap((r) => r.received.filter((q) => want.has(q.json?.id)));
-  await waitFor(`${label}: ${ids.length * receivers.length} deliveries`, async () => receipts().length >= ids.length * receivers.length, 300_000, 50).catch(async (err) => {
-    // Say where the missing deliveries are before giving up.
-    const states = await db('webhook_deliveries as d').join('outbox_events as e', 'e.id', 'd.event_id').whereIn('e.id', ids)
-      .groupBy('d.status', 'd.last_error').select('d.status', 'd.last_error').count({ n: '*' });
-    const [{ undispatched }] = await db('outbox_events').whereIn('id', ids).whereNull('dispatched_at').count({ undispatched: '*' });
-    log(`  received ${receipts().length}; undispatched events ${undispatched}; deliveries: ${JSON.stringify(states)}`);
-    throw err;
-  });
+  await waitFor(`${label}: ${ids.length * receivers.length} deliveries`, async () => receipts().length >= ids.length * receivers.length, 300_000, 50).catch(
+    async (err) => {
+      // Say where the missing deliveries are before giving up.
+      const states = await db('webhook_deliveries as d')
+        .join('outbox_events as e', 'e.id', 'd.event_id')
+        .whereIn('e.id', ids)
+        .groupBy('d.status', 'd.last_error')
+        .select('d.status', 'd.last_error')
+        .count({ n: '*' });
+      const [{ undispatched }] = await db('outbox_events').whereIn('id', ids).whereNull('dispatched_at').count({ undispatched: '*' });
+      log(`  received ${receipts().length}; undispatched events ${undispatched}; deliveries: ${JSON.stringify(states)}`);
+      throw err;
+    },
+  );
   const created = new Map<string, number>(
     (await db('outbox_events').whereIn('id', ids).select('id', 'created_at')).map((r: { id: string; created_at: Date }) => [r.id, r.created_at.getTime()]),
   );
@@ -71,7 +81,9 @@ async function measure(db: Db, receivers: HttpsReceiver[], ids: string[], label:
   const fanout = rows.map((r) => r.created_at.getTime() - created.get(r.event_id)!).sort((a, b) => a - b);
   const rowAt = new Map(rows.map((r) => [r.event_id, r.created_at.getTime()]));
   const afterFanout = got.map((q) => q.at - rowAt.get(q.json.id)!).sort((a, b) => a - b);
-  log(`  commit → delivery row p50 ${percentile(fanout, 50)} ms, p99 ${percentile(fanout, 99)} ms; delivery row → receipt p50 ${percentile(afterFanout, 50)} ms, p99 ${percentile(afterFanout, 99)} ms`);
+  log(
+    `  commit → delivery row p50 ${percentile(fanout, 50)} ms, p99 ${percentile(fanout, 99)} ms; delivery row → receipt p50 ${percentile(afterFanout, 50)} ms, p99 ${percentile(afterFanout, 99)} ms`,
+  );
   log(
     `  ${got.length} deliveries in ${((last - first) / 1000).toFixed(1)} s = ${perSecond.toFixed(0)} deliveries/s; ` +
       `commit → receipt p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies[latencies.length - 1]} ms; duplicates ${duplicates}`,
@@ -87,18 +99,29 @@ async function main(): Promise<void> {
   const cert = makeTestCert();
   const receivers = await Promise.all([startHttpsReceiver(cert), startHttpsReceiver(cert)]);
   try {
-    const env = productionEnv({ infra, apiPort }, {
-      // The receivers are local: exempt loopback (tests and benchmarks only) and trust their certificate.
-      WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8',
-      NODE_EXTRA_CA_CERTS: cert.certFile,
-    });
+    const env = productionEnv(
+      { infra, apiPort },
+      {
+        // The receivers are local: exempt loopback (tests and benchmarks only) and trust their certificate.
+        WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8',
+        NODE_EXTRA_CA_CERTS: cert.certFile,
+      },
+    );
     const api = infra.group.spawn('api', process.execPath, productionArgs('api/server'), { env, cwd: ROOT, quiet: true });
     const worker = infra.group.spawn('worker', process.execPath, productionArgs('activities/worker'), { env, cwd: ROOT, quiet: true });
     const base = `http://127.0.0.1:${apiPort}/v1`;
     await waitFor('api and worker', async () => (await fetch(`${base}/health?worker=true`)).ok, 120_000, 500);
 
     const workspace = await workspaceRepository(db).create({ name: 'Bench', plan: 'enterprise', credits: 10, rate_limit_per_minute: 10_000_000 });
-    const { raw } = await apiKeyRepository(db).issue({ workspaceId: workspace.id, name: 'bench', scopes: ['*'], fundingMode: 'workspace', environment: 'test', rateLimitPerMinute: 10_000_000, expiresAt: null });
+    const { raw } = await apiKeyRepository(db).issue({
+      workspaceId: workspace.id,
+      name: 'bench',
+      scopes: ['*'],
+      fundingMode: 'workspace',
+      environment: 'test',
+      rateLimitPerMinute: 10_000_000,
+      expiresAt: null,
+    });
     const headers = { Authorization: `Bearer ${raw}`, 'Content-Type': 'application/json' };
     for (const [i, r] of receivers.entries()) {
       const res = await fetch(`${base}/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: `${r.origin}/endpoint-${i + 1}` }) });

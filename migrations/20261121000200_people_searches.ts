@@ -95,7 +95,7 @@ export async function up(knex: Knex): Promise<void> {
     t.primary(['search_id', 'person_id']);
     t.unique(['search_id', 'seq']);
   });
-  await knex.raw('create index search_people_scored_idx on search_people (search_id, score desc, seq) where status = \'scored\'');
+  await knex.raw("create index search_people_scored_idx on search_people (search_id, score desc, seq) where status = 'scored'");
 
   // One row per processed page and pass: a retried page activity finds its page already done.
   await knex.schema.createTable('search_pages', (t) => {

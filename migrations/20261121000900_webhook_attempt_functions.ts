@@ -94,6 +94,8 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw('drop function if exists record_webhook_attempt(uuid, text, text, boolean, boolean, integer, text, integer, text, double precision, boolean, integer, text)');
+  await knex.raw(
+    'drop function if exists record_webhook_attempt(uuid, text, text, boolean, boolean, integer, text, integer, text, double precision, boolean, integer, text)',
+  );
   await knex.raw('drop function if exists webhook_attempt_context(uuid, text)');
 }

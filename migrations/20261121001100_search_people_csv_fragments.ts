@@ -40,7 +40,9 @@ export async function up(knex: Knex): Promise<void> {
         coalesce(new.profile->>'connections', ''));
       return new;
     end $$`);
-  await knex.raw('create trigger search_people_csv before insert or update of summary, profile on search_people for each row execute function search_people_csv()');
+  await knex.raw(
+    'create trigger search_people_csv before insert or update of summary, profile on search_people for each row execute function search_people_csv()',
+  );
   await knex.raw('update search_people set summary = summary');
 }
 

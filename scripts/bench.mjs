@@ -5,7 +5,10 @@ import path from 'node:path';
 import { ensureDependencies, ensureTemporalCli, ROOT, runTypeScript } from './lib/bootstrap.mjs';
 
 const name = process.argv[2];
-const available = fs.readdirSync(path.join(ROOT, 'bench')).filter((f) => f.endsWith('.bench.ts')).map((f) => f.replace('.bench.ts', ''));
+const available = fs
+  .readdirSync(path.join(ROOT, 'bench'))
+  .filter((f) => f.endsWith('.bench.ts'))
+  .map((f) => f.replace('.bench.ts', ''));
 if (!name || !available.includes(name)) {
   process.stderr.write(`usage: npm run bench -- <${available.join('|')}>\n`);
   process.exit(2);

@@ -25,11 +25,12 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  DATABASE_URL: z
-    .string({ error: 'is required (a postgres:// connection string)' })
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string'),
+  DATABASE_URL: z.string({ error: 'is required (a postgres:// connection string)' }).regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string'),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
-  TEMPORAL_ADDRESS: z.string().regex(/^[^\s:]+:\d+$/, 'must be host:port').default('localhost:7233'),
+  TEMPORAL_ADDRESS: z
+    .string()
+    .regex(/^[^\s:]+:\d+$/, 'must be host:port')
+    .default('localhost:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('sourcing'),
   PUBLIC_BASE_URL: httpUrl.optional(),

@@ -27,7 +27,9 @@ export async function expansionWorkflow(input: SearchPassInput & { projectId: st
     // The child fails its own pass; this covers an expansion stopped before the child started.
     // failSearchPass is a no-op for a pass already closed, so the credit comes back once.
     const cancelled = isCancellation(err);
-    await CancellationScope.nonCancellable(() => failSearchPass({ ...pass, reason: cancelled ? 'cancelled' : String(err), stopReason: cancelled ? 'cancelled' : 'error' }));
+    await CancellationScope.nonCancellable(() =>
+      failSearchPass({ ...pass, reason: cancelled ? 'cancelled' : String(err), stopReason: cancelled ? 'cancelled' : 'error' }),
+    );
     throw err;
   }
 }

@@ -20,7 +20,15 @@ const MAX_PAGES = 400; // 10,000 people: far beyond any read budget; guards agai
 
 /** One search pass: wait for a slot (FIFO), page → read → score → shortlist, then complete or fail. */
 export async function searchWorkflow(input: SearchPassInput): Promise<SearchProgress> {
-  const progress: SearchProgress = { search_id: input.searchId, pass: input.pass, phase: 'waiting_for_slot', pages: 0, profiles_read: 0, delivered: 0, shortlisted: 0 };
+  const progress: SearchProgress = {
+    search_id: input.searchId,
+    pass: input.pass,
+    phase: 'waiting_for_slot',
+    pages: 0,
+    profiles_read: 0,
+    delivered: 0,
+    shortlisted: 0,
+  };
   setHandler(progressQuery, () => progress);
   const ref = { searchId: input.searchId, pass: input.pass };
 

@@ -46,6 +46,8 @@ export async function waitForSlot(input: SlotWaitInput): Promise<void> {
 export async function wakeWaiting(self: SlotWaitInput, waiting: string[]): Promise<void> {
   for (const id of waiting) {
     if (id === workflowIds.searchPass(self.searchId, self.pass)) continue;
-    await getExternalWorkflowHandle(id).signal(slotFreedSignal).catch(() => undefined);
+    await getExternalWorkflowHandle(id)
+      .signal(slotFreedSignal)
+      .catch(() => undefined);
   }
 }

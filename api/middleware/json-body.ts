@@ -33,7 +33,7 @@ async function readRaw(req: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk);
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     size += buf.length;
     if (size > MAX_BODY_BYTES) throw new AppError('payload_too_large', 413, `Request body exceeds ${MAX_BODY_BYTES} bytes`);
     chunks.push(buf);

@@ -33,6 +33,12 @@ export function enforceRateLimit(ctx: ApiContext, result: RateLimitResult): void
   ctx.set('X-RateLimit-Reset', String(result.reset));
   if (!result.allowed) {
     const retryAfter = Math.max(1, result.reset - Math.floor(Date.now() / 1000));
-    throw new AppError('rate_limited', 429, `Rate limit of ${result.limit} requests per minute reached; retry after ${retryAfter} s`, { retry_after_seconds: retryAfter }, { 'Retry-After': String(retryAfter) });
+    throw new AppError(
+      'rate_limited',
+      429,
+      `Rate limit of ${result.limit} requests per minute reached; retry after ${retryAfter} s`,
+      { retry_after_seconds: retryAfter },
+      { 'Retry-After': String(retryAfter) },
+    );
   }
 }

@@ -16,7 +16,9 @@ export async function findProjectOr404(db: Db, workspaceId: string, projectId: s
 }
 
 /** `load` of every route under /projects/{projectId}. */
-export const loadProject = async (ctx: ApiContext, { db }: { db: Db }, params: { projectId: string }) => ({ project: await findProjectOr404(db, authOf(ctx).workspace.id, params.projectId) });
+export const loadProject = async (ctx: ApiContext, { db }: { db: Db }, params: { projectId: string }) => ({
+  project: await findProjectOr404(db, authOf(ctx).workspace.id, params.projectId),
+});
 
 export const projectRoutes = [
   defineRoute({

@@ -8,7 +8,15 @@ import { requestExpansion } from '../../src/searches/expansion.service';
 import { previewScoring, resolveScoringChange } from '../../src/searches/rescoring.service';
 import { startPass, startSearchWorkflow } from '../../src/searches/start.service';
 import { searchResource } from '../../src/searches/searches.presenter';
-import { databasePassStarted, emptyBody, expansionStarted, scoringApplied, scoringChangeBody, scoringPreview, searchParams } from '../../src/searches/searches.schemas';
+import {
+  databasePassStarted,
+  emptyBody,
+  expansionStarted,
+  scoringApplied,
+  scoringChangeBody,
+  scoringPreview,
+  searchParams,
+} from '../../src/searches/searches.schemas';
 import { catalog } from '../../src/temporal/catalog';
 import { authOf } from '../context';
 import { sendData } from '../respond';
@@ -43,7 +51,15 @@ export const searchPassRoutes = [
     params: projectParams,
     load: loadProject,
     body: emptyBody,
-    errors: ['search_running', 'search_not_finished', 'no_search_to_expand', 'expansion_limit', 'plan_required', 'no_active_plan', 'shortlist_allocation_exhausted'],
+    errors: [
+      'search_running',
+      'search_not_finished',
+      'no_search_to_expand',
+      'expansion_limit',
+      'plan_required',
+      'no_active_plan',
+      'shortlist_allocation_exhausted',
+    ],
     response: { kind: 'json', status: 202, data: expansionStarted, description: 'The expansion pass, started' },
     async handler(ctx, { found }, { db, temporal, config }) {
       const { workspace, key } = authOf(ctx);
@@ -51,7 +67,14 @@ export const searchPassRoutes = [
       const workflowId = await startPass(db, temporal, expansion.search, expansion.pass);
       sendData(
         ctx,
-        { search: searchResource(expansion.search, config.publicBaseUrl), pass: expansion.pass, level: expansion.level, broadening: expansion.broadening, criteria: expansion.criteria, workflow_id: workflowId },
+        {
+          search: searchResource(expansion.search, config.publicBaseUrl),
+          pass: expansion.pass,
+          level: expansion.level,
+          broadening: expansion.broadening,
+          criteria: expansion.criteria,
+          workflow_id: workflowId,
+        },
         { status: 202 },
       );
     },
@@ -101,7 +124,9 @@ export const searchPassRoutes = [
       assertComplete(search);
       resolveScoringChange(search, body); // refuse bad changes before starting anything
       const requestId = randomUUID();
-      const handle = await startSearchWorkflow(temporal, search, catalog.rescore, catalog.rescore.id(search.id, requestId), [{ searchId: search.id, body, requestId }]);
+      const handle = await startSearchWorkflow(temporal, search, catalog.rescore, catalog.rescore.id(search.id, requestId), [
+        { searchId: search.id, body, requestId },
+      ]);
       try {
         sendData(ctx, { ...(await handle.result()), workflow_id: handle.workflowId });
       } catch (err) {

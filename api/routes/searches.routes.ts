@@ -8,7 +8,19 @@ import { projectParams } from '../../src/projects/projects.schemas';
 import { launchSearch } from '../../src/searches/launch.service';
 import { RECORD_COLUMNS, recordResource } from '../../src/searches/records';
 import { personJson, searchResource } from '../../src/searches/searches.presenter';
-import { LAUNCH_ERRORS, LAUNCH_INVALID_CODES, launchBody, launchedSearch, launchHeaders, launchInvalidCode, peoplePage, peopleQuery, search, searchParams, searchRecord } from '../../src/searches/searches.schemas';
+import {
+  LAUNCH_ERRORS,
+  LAUNCH_INVALID_CODES,
+  launchBody,
+  launchedSearch,
+  launchHeaders,
+  launchInvalidCode,
+  peoplePage,
+  peopleQuery,
+  search,
+  searchParams,
+  searchRecord,
+} from '../../src/searches/searches.schemas';
 import { startPass } from '../../src/searches/start.service';
 import { authOf, type ApiContext } from '../context';
 import { sendData, sendDataStream, sendRawData } from '../respond';
@@ -24,7 +36,9 @@ export async function findSearchOr404(db: Db, workspaceId: string, searchId: str
 }
 
 /** `load` of every route under /searches/{searchId}. */
-export const loadSearch = async (ctx: ApiContext, { db }: { db: Db }, params: { searchId: string }) => ({ search: await findSearchOr404(db, authOf(ctx).workspace.id, params.searchId) });
+export const loadSearch = async (ctx: ApiContext, { db }: { db: Db }, params: { searchId: string }) => ({
+  search: await findSearchOr404(db, authOf(ctx).workspace.id, params.searchId),
+});
 
 /** People pages of completed searches, by search version (see the searches_touch migration). */
 const peoplePages = new ResponseCache(64 * 1024 * 1024);
@@ -48,10 +62,22 @@ export const searchRoutes = [
     invalidCodes: LAUNCH_INVALID_CODES,
     errors: LAUNCH_ERRORS,
     example: { criteria: { family: 'software_engineering', skills: ['TypeScript', 'PostgreSQL'], metro: 'san-francisco-bay-area', target: 25 } },
-    response: { kind: 'json', status: [201, 200], data: launchedSearch, description: 'The new search (201), or the first one for an idempotent replay (200, reused: true)' },
+    response: {
+      kind: 'json',
+      status: [201, 200],
+      data: launchedSearch,
+      description: 'The new search (201), or the first one for an idempotent replay (200, reused: true)',
+    },
     async handler(ctx, { headers, body, found }, { db, temporal, config }) {
       const { workspace, key } = authOf(ctx);
-      const { search: launched, reused } = await launchSearch(db, { workspace, key, projectId: found.project.id, idempotencyKey: headers['Idempotency-Key'], body, baseUrl: config.publicBaseUrl });
+      const { search: launched, reused } = await launchSearch(db, {
+        workspace,
+        key,
+        projectId: found.project.id,
+        idempotencyKey: headers['Idempotency-Key'],
+        body,
+        baseUrl: config.publicBaseUrl,
+      });
       if (launched.status === 'queued') await startPass(db, temporal, launched, launched.pass_count);
       sendData(ctx, { ...searchResource(launched, config.publicBaseUrl), reused }, { status: reused ? 200 : 201 });
     },
@@ -71,7 +97,11 @@ export const searchRoutes = [
     response: { kind: 'json', status: 200, data: z.array(search), total: true, description: 'The searches, oldest first' },
     async handler(ctx, { found }, { db, config }) {
       const searches = await searchRepository(db).listForProject(found.project.id);
-      sendData(ctx, searches.map((s) => searchResource(s, config.publicBaseUrl)), { total: searches.length });
+      sendData(
+        ctx,
+        searches.map((s) => searchResource(s, config.publicBaseUrl)),
+        { total: searches.length },
+      );
     },
   }),
   defineRoute({

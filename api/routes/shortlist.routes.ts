@@ -66,7 +66,11 @@ export const shortlistRoutes = [
     example: { candidate_ids: ['3f0c2a4e-8d1b-4c6a-9e2f-1a2b3c4d5e6f'] },
     response: { kind: 'json', status: 200, data: membersAdded, description: 'What was added and what was already listed' },
     async handler(ctx, { body, found }, { db, config }) {
-      const result = await addMembers(db, { workspaceId: authOf(ctx).workspace.id, projectId: found.project.id, baseUrl: config.publicBaseUrl }, body.candidate_ids);
+      const result = await addMembers(
+        db,
+        { workspaceId: authOf(ctx).workspace.id, projectId: found.project.id, baseUrl: config.publicBaseUrl },
+        body.candidate_ids,
+      );
       sendData(ctx, membersAddedResource(result));
     },
   }),
@@ -83,7 +87,10 @@ export const shortlistRoutes = [
     load: loadProject,
     response: { kind: 'json', status: 200, data: memberRemoved, description: 'Whether they were removed' },
     async handler(ctx, { params, found }, { db, config }) {
-      sendData(ctx, await removeMember(db, { workspaceId: authOf(ctx).workspace.id, projectId: found.project.id, baseUrl: config.publicBaseUrl }, params.candidateId));
+      sendData(
+        ctx,
+        await removeMember(db, { workspaceId: authOf(ctx).workspace.id, projectId: found.project.id, baseUrl: config.publicBaseUrl }, params.candidateId),
+      );
     },
   }),
   defineRoute({

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { webhookRepository } from '../../src/db/webhook.repository';
 import type { Db } from '../../src/db/knex';
-import { createEndpoint, findDeliveryOr404, findEndpointOr404, MAX_ENDPOINTS_PER_WORKSPACE, redeliver, sendTestEvent, updateEndpoint } from '../../src/webhooks/endpoints';
+import {
+  createEndpoint,
+  findDeliveryOr404,
+  findEndpointOr404,
+  MAX_ENDPOINTS_PER_WORKSPACE,
+  redeliver,
+  sendTestEvent,
+  updateEndpoint,
+} from '../../src/webhooks/endpoints';
 import { deliveryResource, webhookResource } from '../../src/webhooks/webhooks.presenter';
 import {
   createdWebhook,
@@ -22,10 +30,14 @@ import { defineRoute } from '../route-def';
 
 /** Creates the outbox dispatcher's Schedule once per process (idempotent); without it no event is fanned out. */
 function ensureDispatcher(ctx: ApiContext, { temporal }: ApiDeps): void {
-  void ensureOutboxSweepOnce(temporal).catch((err) => ctx.state.log.warn({ err }, 'could not ensure the outbox sweep schedule; retried on the next webhook call'));
+  void ensureOutboxSweepOnce(temporal).catch((err) =>
+    ctx.state.log.warn({ err }, 'could not ensure the outbox sweep schedule; retried on the next webhook call'),
+  );
 }
 
-const loadEndpoint = async (ctx: ApiContext, { db }: { db: Db }, params: { webhookId: string }) => ({ endpoint: await findEndpointOr404(db, authOf(ctx).workspace.id, params.webhookId) });
+const loadEndpoint = async (ctx: ApiContext, { db }: { db: Db }, params: { webhookId: string }) => ({
+  endpoint: await findEndpointOr404(db, authOf(ctx).workspace.id, params.webhookId),
+});
 const loadDelivery = async (ctx: ApiContext, deps: { db: Db }, params: { webhookId: string; deliveryId: string }) => {
   const { endpoint } = await loadEndpoint(ctx, deps, params);
   return { endpoint, delivery: await findDeliveryOr404(deps.db, endpoint.id, params.deliveryId) };
@@ -150,7 +162,11 @@ export const webhookRoutes = [
     response: { kind: 'json', status: 200, data: z.array(webhookDelivery), total: true, description: 'One page of deliveries' },
     async handler(ctx, { query, found: { endpoint } }, { db }) {
       const { deliveries, total } = await webhookRepository(db).listDeliveries(endpoint.id, query);
-      sendData(ctx, deliveries.map((d) => deliveryResource(d)), { total });
+      sendData(
+        ctx,
+        deliveries.map((d) => deliveryResource(d)),
+        { total },
+      );
     },
   }),
   defineRoute({

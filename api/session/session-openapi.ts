@@ -5,7 +5,7 @@ import { SESSION_ERROR_STATUS, sessionError, sessionErrorCodes, sessionPlainStat
 const PLAIN_ERRORS: Record<number, string> = {
   400: 'Validation: every problem in `error`',
   401: 'Sign in required',
-  404: 'Not found (or another workspace\'s record)',
+  404: "Not found (or another workspace's record)",
   409: 'State conflict',
   500: 'The underlying message',
   502: 'Upstream failure',
@@ -18,7 +18,12 @@ function errorResponses(route: SessionRouteDef): ZodOpenApiResponsesObject {
   for (const code of sessionErrorCodes(route)) add(SESSION_ERROR_STATUS[code], `code \`${code}\``);
   for (const status of sessionPlainStatuses(route)) add(status, `no code: ${PLAIN_ERRORS[status] ?? 'see error'}`);
   return Object.fromEntries(
-    [...byStatus].sort(([a], [b]) => a - b).map(([status, lines]) => [String(status), { description: lines.join('; '), content: { 'application/json': { schema: sessionError, example: { error: '…' } } } }]),
+    [...byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([status, lines]) => [
+        String(status),
+        { description: lines.join('; '), content: { 'application/json': { schema: sessionError, example: { error: '…' } } } },
+      ]),
   );
 }
 
@@ -28,7 +33,10 @@ function operation(route: SessionRouteDef): ZodOpenApiOperationObject {
   return {
     operationId: route.name,
     summary: route.summary,
-    description: route.access === 'public' ? 'No session needed.' : `Needs a session with the ${route.access} role or higher${route.allowedWhenFrozen ? '; answers for a frozen workspace too' : ''}.`,
+    description:
+      route.access === 'public'
+        ? 'No session needed.'
+        : `Needs a session with the ${route.access} role or higher${route.allowedWhenFrozen ? '; answers for a frozen workspace too' : ''}.`,
     tags: ['Session'],
     security: route.access === 'public' ? [] : [{ sessionCookie: [] }],
     requestParams: {
@@ -37,10 +45,20 @@ function operation(route: SessionRouteDef): ZodOpenApiOperationObject {
       ...(route.headers ? { header: route.headers } : {}),
     },
     ...(route.body
-      ? { requestBody: { required: bodyRequired, content: { 'application/json': { schema: route.body, ...(route.example !== undefined ? { example: route.example } : {}) } } } }
+      ? {
+          requestBody: {
+            required: bodyRequired,
+            content: { 'application/json': { schema: route.body, ...(route.example !== undefined ? { example: route.example } : {}) } },
+          },
+        }
       : {}),
     responses: {
-      ...Object.fromEntries(statuses.map((status) => [String(status), { description: route.response.description, content: { 'application/json': { schema: route.response.data } } }])),
+      ...Object.fromEntries(
+        statuses.map((status) => [
+          String(status),
+          { description: route.response.description, content: { 'application/json': { schema: route.response.data } } },
+        ]),
+      ),
       ...errorResponses(route),
     },
     'x-role': route.access,

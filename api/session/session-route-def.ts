@@ -121,9 +121,13 @@ export interface SessionRouteDef extends SessionRouteMeta {
 }
 
 /** Builds a session route; its handler receives the request validated and typed from the schemas. */
-export function defineSessionRoute<P extends Shape | undefined = undefined, H extends Shape | undefined = undefined, Q extends Shape | undefined = undefined, B extends Maybe = undefined, L = undefined>(
-  spec: SessionRouteSpec<P, H, Q, B, L>,
-): SessionRouteDef {
+export function defineSessionRoute<
+  P extends Shape | undefined = undefined,
+  H extends Shape | undefined = undefined,
+  Q extends Shape | undefined = undefined,
+  B extends Maybe = undefined,
+  L = undefined,
+>(spec: SessionRouteSpec<P, H, Q, B, L>): SessionRouteDef {
   const { load, handler, ...meta } = spec;
   const statuses = typeof spec.response.status === 'number' ? [spec.response.status] : spec.response.status;
   return {

@@ -15,15 +15,19 @@ const toRouterPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 export function sessionRouter(routes: readonly SessionRouteDef[], deps: ApiDeps): Router<SessionState> {
   const router = new Router<SessionState>({ prefix: '/api' });
   for (const route of routes) {
-    router.register(toRouterPath(route.path), [route.method], [
-      sessionErrors(),
-      sessionGuard(route, deps.db, deps.config),
-      jsonBody(),
-      async (ctx) => {
-        // Public routes (sign-in, the document) have no session; their handlers do not read it.
-        await route.run(ctx as unknown as ApiContext, deps, ctx.state.session!);
-      },
-    ]);
+    router.register(
+      toRouterPath(route.path),
+      [route.method],
+      [
+        sessionErrors(),
+        sessionGuard(route, deps.db, deps.config),
+        jsonBody(),
+        async (ctx) => {
+          // Public routes (sign-in, the document) have no session; their handlers do not read it.
+          await route.run(ctx, deps, ctx.state.session!);
+        },
+      ],
+    );
   }
   return router;
 }

@@ -12,13 +12,20 @@ export const DOCS_SCRIPT_URL = '/docs/scalar.js';
  * here; every other page keeps the no-script policy of pageSecurityHeaders.
  */
 export const DOCS_PAGE_HEADERS: Record<string, string> = {
-  'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data: blob:; font-src 'self' data:; worker-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; img-src 'self' data: blob:; font-src 'self' data:; worker-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
 };
 
-const SCALAR_CONFIGURATION = JSON.stringify({ withDefaultFonts: false, hideClientButton: true, telemetry: false, agent: { disabled: true }, mcp: { disabled: true } });
+const SCALAR_CONFIGURATION = JSON.stringify({
+  withDefaultFonts: false,
+  hideClientButton: true,
+  telemetry: false,
+  agent: { disabled: true },
+  mcp: { disabled: true },
+});
 
 /** The API reference at /docs: Scalar renders /v1/openapi.json; without scripts, a plain list of the operations. */
 export function renderDocsPage(routes: readonly RouteDef[]): string {

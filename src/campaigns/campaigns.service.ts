@@ -16,7 +16,13 @@ export async function createCampaign(db: Db, workspaceId: string, userId: string
     const project = isUuid(body.project_id) ? await projectRepository(db).findInWorkspace(workspaceId, body.project_id) : undefined;
     if (!project) throw new AppError('project_not_found', 404, 'Project not found');
   }
-  return campaignRepository(db).create({ workspace_id: workspaceId, project_id: body.project_id ?? null, name: body.name, channel: body.channel, created_by: userId });
+  return campaignRepository(db).create({
+    workspace_id: workspaceId,
+    project_id: body.project_id ?? null,
+    name: body.name,
+    channel: body.channel,
+    created_by: userId,
+  });
 }
 
 async function findOr404(db: Db, workspaceId: string, id: string): Promise<CampaignRow> {
@@ -43,7 +49,8 @@ export async function publishCampaign(db: Db, workspaceId: string, id: string): 
  */
 export async function launchCampaign(db: Db, config: Config, workspaceId: string, id: string): Promise<CampaignRow> {
   const campaign = await findOr404(db, workspaceId, id);
-  if (campaign.status !== 'awaiting_launch') throw new AppError(null, 409, `Only a campaign in state awaiting_launch can be launched; this one is ${campaign.status}`);
+  if (campaign.status !== 'awaiting_launch')
+    throw new AppError(null, 409, `Only a campaign in state awaiting_launch can be launched; this one is ${campaign.status}`);
   if (campaign.channel === 'social') throw new AppError('socialoutreach_not_configured', 424, 'Social outreach has no provider configured');
   if (!(await resolveProviderKey(db, config, workspaceId, 'hunter'))) {
     throw new AppError('emailoutreach_not_configured', 424, 'Email outreach needs a hunter credential (contact data); an admin can add one');

@@ -45,7 +45,11 @@ export const adminCommands: Record<string, (argv: string[], ctx: CliContext) => 
   },
 
   async 'workspaces update'(argv, ctx) {
-    const args = parseArgs(argv, { values: ['api-access', 'frozen', 'plan', 'plan-active', 'rate-limit', 'max-concurrent-searches', 'name'], flags: ['json'], positionals: 1 });
+    const args = parseArgs(argv, {
+      values: ['api-access', 'frozen', 'plan', 'plan-active', 'rate-limit', 'max-concurrent-searches', 'name'],
+      flags: ['json'],
+      positionals: 1,
+    });
     await findWorkspace(ctx, args.positionals[0]);
     const changes: WorkspaceChanges = {};
     if (str(args, 'api-access')) changes.api_access_enabled = onOff(str(args, 'api-access')!, 'api-access');
@@ -55,7 +59,8 @@ export const adminCommands: Record<string, (argv: string[], ctx: CliContext) => 
     if (str(args, 'rate-limit')) changes.rate_limit_per_minute = wholeNumber(str(args, 'rate-limit')!, 'rate-limit');
     if (str(args, 'max-concurrent-searches')) changes.max_concurrent_searches = wholeNumber(str(args, 'max-concurrent-searches')!, 'max-concurrent-searches');
     if (str(args, 'name')) changes.name = str(args, 'name')!.trim();
-    if (Object.keys(changes).length === 0) throw new UsageError('nothing to update: give --api-access, --frozen, --plan, --plan-active, --rate-limit, --max-concurrent-searches or --name');
+    if (Object.keys(changes).length === 0)
+      throw new UsageError('nothing to update: give --api-access, --frozen, --plan, --plan-active, --rate-limit, --max-concurrent-searches or --name');
     const updated = (await workspaceRepository(ctx.db).update(args.positionals[0], changes))!;
     const view = {
       id: updated.id,
@@ -67,23 +72,57 @@ export const adminCommands: Record<string, (argv: string[], ctx: CliContext) => 
       rate_limit: updated.rate_limit_per_minute,
       max_concurrent_searches: updated.max_concurrent_searches,
     };
-    ctx.out(args.options.json ? JSON.stringify(view) : `Updated workspace ${updated.id}: ${Object.entries(view).slice(1).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+    ctx.out(
+      args.options.json
+        ? JSON.stringify(view)
+        : `Updated workspace ${updated.id}: ${Object.entries(view)
+            .slice(1)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ')}`,
+    );
   },
 
   async 'keys create'(argv, ctx) {
     const args = parseArgs(argv, { values: ['workspace', 'name', 'scopes', 'funding', 'env', 'rate-limit', 'expires-at'], flags: ['json'] });
     const workspace = await findWorkspace(ctx, requireOption(args, 'workspace'));
     const name = requireOption(args, 'name').trim();
-    const scopes = [...new Set(requireOption(args, 'scopes').split(',').map((s) => s.trim()).filter(Boolean))];
+    const scopes = [
+      ...new Set(
+        requireOption(args, 'scopes')
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ];
     const unknown = scopes.filter((s) => !isKnownScope(s));
-    if (scopes.length === 0 || unknown.length) throw new UsageError(`unknown scope(s) ${unknown.join(', ') || '(none given)'}; known: ${ALL_SCOPES}, ${SCOPES.join(', ')}`);
+    if (scopes.length === 0 || unknown.length)
+      throw new UsageError(`unknown scope(s) ${unknown.join(', ') || '(none given)'}; known: ${ALL_SCOPES}, ${SCOPES.join(', ')}`);
     const funding: FundingMode = oneOf(str(args, 'funding') ?? 'workspace', FUNDING_MODES, 'funding');
     const environment: KeyEnvironment = oneOf(str(args, 'env') ?? 'live', KEY_ENVIRONMENTS, 'env');
     const rateLimit = str(args, 'rate-limit') ? wholeNumber(str(args, 'rate-limit')!, 'rate-limit') : DEFAULT_KEY_RATE_LIMIT;
     const expiresAt = str(args, 'expires-at') ? isoTimestamp(str(args, 'expires-at')!, 'expires-at') : null;
-    const { key, raw } = await apiKeyRepository(ctx.db).issue({ workspaceId: workspace.id, name, scopes, fundingMode: funding, environment, rateLimitPerMinute: rateLimit, expiresAt });
+    const { key, raw } = await apiKeyRepository(ctx.db).issue({
+      workspaceId: workspace.id,
+      name,
+      scopes,
+      fundingMode: funding,
+      environment,
+      rateLimitPerMinute: rateLimit,
+      expiresAt,
+    });
     if (args.options.json) {
-      ctx.out(JSON.stringify({ id: key.id, key: raw, workspace_id: key.workspace_id, name: key.name, scopes: key.scopes, environment: key.environment, funding_mode: key.funding_mode, rate_limit: key.rate_limit_per_minute }));
+      ctx.out(
+        JSON.stringify({
+          id: key.id,
+          key: raw,
+          workspace_id: key.workspace_id,
+          name: key.name,
+          scopes: key.scopes,
+          environment: key.environment,
+          funding_mode: key.funding_mode,
+          rate_limit: key.rate_limit_per_minute,
+        }),
+      );
     } else {
       ctx.out(`Created key ${key.id} "${key.name}" for workspace ${workspace.id} (scopes ${scopes.join(',')}, ${environment}, ${funding}, ${rateLimit}/min)`);
       ctx.out(`API key (shown once, store it now): ${raw}`);
@@ -98,7 +137,9 @@ export const adminCommands: Record<string, (argv: string[], ctx: CliContext) => 
     if (keys.length === 0) return ctx.out(`workspace ${workspace.id} has no keys`);
     for (const k of keys) {
       const state = k.revoked_at ? `revoked ${k.revoked_at}` : k.expires_at && new Date(k.expires_at) <= new Date() ? `expired ${k.expires_at}` : 'active';
-      ctx.out(`${k.id}  ${k.key_hint}  ${k.name}  [${k.scopes.join(',')}]  ${k.environment}/${k.funding_mode}  ${k.rate_limit}/min  ${state}  last used ${k.last_used_at ?? 'never'}`);
+      ctx.out(
+        `${k.id}  ${k.key_hint}  ${k.name}  [${k.scopes.join(',')}]  ${k.environment}/${k.funding_mode}  ${k.rate_limit}/min  ${state}  last used ${k.last_used_at ?? 'never'}`,
+      );
     }
   },
 
@@ -118,6 +159,10 @@ export const adminCommands: Record<string, (argv: string[], ctx: CliContext) => 
     const ledger = creditLedgerRepository(ctx.db);
     await ledger.append({ workspaceId: workspace.id, bucket, delta: amount, reason: 'grant:operator' });
     const balance = await ledger.balance(workspace.id, bucket);
-    ctx.out(args.options.json ? JSON.stringify({ workspace_id: workspace.id, bucket, granted: amount, balance }) : `Granted ${amount} credits to ${bucket} bucket of ${workspace.id}; balance ${balance}`);
+    ctx.out(
+      args.options.json
+        ? JSON.stringify({ workspace_id: workspace.id, bucket, granted: amount, balance })
+        : `Granted ${amount} credits to ${bucket} bucket of ${workspace.id}; balance ${balance}`,
+    );
   },
 };

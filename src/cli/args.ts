@@ -51,7 +51,7 @@ export function requireOption(args: ParsedArgs, name: string): string {
 }
 
 /** The option's value when it was given as `--name value`; undefined when absent. */
-export const optionValue = (args: ParsedArgs, name: string): string | undefined => (typeof args.options[name] === 'string' ? (args.options[name]) : undefined);
+export const optionValue = (args: ParsedArgs, name: string): string | undefined => (typeof args.options[name] === 'string' ? args.options[name] : undefined);
 
 export function uuidArg(value: string, what: string): string {
   if (!isUuid(value)) throw new UsageError(`${what} must be an id (uuid), got ${value}`);
@@ -66,12 +66,14 @@ export function oneOf<T extends string>(value: string, allowed: readonly T[], op
 export const onOff = (value: string, option: string): boolean => oneOf(value, ['on', 'off'] as const, option) === 'on';
 
 export function wholeNumber(value: string, option: string, min = 1): number {
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > 1_000_000_000) throw new UsageError(`--${option} must be a whole number of at least ${min}, got ${value}`);
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > 1_000_000_000)
+    throw new UsageError(`--${option} must be a whole number of at least ${min}, got ${value}`);
   return Number(value);
 }
 
 export function isoTimestamp(value: string, option: string): Date {
   const date = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) throw new UsageError(`--${option} must be an ISO 8601 date or timestamp, got ${value}`);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime()))
+    throw new UsageError(`--${option} must be an ISO 8601 date or timestamp, got ${value}`);
   return date;
 }

@@ -13,7 +13,6 @@ import { webhookCommands } from './webhooks.commands';
  * exits 2; a failure exits 1.
  */
 
-
 const commands: Record<string, Command> = {
   async migrate(argv, { db, out }) {
     parseArgs(argv, {});

@@ -5,7 +5,6 @@ import { isoTimestamp, optionValue, parseArgs, UsageError, uuidArg, wholeNumber 
 import type { CliContext } from './command';
 import { createProgressWriter, progressLine } from './progress';
 
-
 export const opsCommands: Record<string, (argv: string[], ctx: CliContext) => Promise<void>> = {
   async 'corpus load'(argv, ctx) {
     const args = parseArgs(argv, { values: ['size', 'seed'], flags: ['json'] });
@@ -21,7 +20,11 @@ export const opsCommands: Record<string, (argv: string[], ctx: CliContext) => Pr
     const seconds = (Date.now() - started) / 1000;
     bar.done(progressLine('loading people', size, size, `${seconds.toFixed(1)} s`));
     const total = await corpusSize(ctx.db);
-    ctx.out(args.options.json ? JSON.stringify({ size, seed, inserted, total, seconds }) : `Loaded ${inserted} new people (seed ${seed}); the people database holds ${total}.`);
+    ctx.out(
+      args.options.json
+        ? JSON.stringify({ size, seed, inserted, total, seconds })
+        : `Loaded ${inserted} new people (seed ${seed}); the people database holds ${total}.`,
+    );
   },
 
   async 'shares expire'(argv, ctx) {
@@ -29,11 +32,17 @@ export const opsCommands: Record<string, (argv: string[], ctx: CliContext) => Pr
     const id = args.positionals[0];
     uuidArg(id, 'project id');
     if (args.options.clear && args.options.at) throw new UsageError('give --at or --clear, not both');
-    const at = args.options.clear ? null : (optionValue(args, 'at') === undefined ? new Date() : isoTimestamp(optionValue(args, 'at')!, 'at'));
+    const at = args.options.clear ? null : optionValue(args, 'at') === undefined ? new Date() : isoTimestamp(optionValue(args, 'at')!, 'at');
     const project = await projectRepository(ctx.db).setShareExpiry(id, at);
     if (!project) throw new UsageError(`no project ${id}`);
     const expiresAt = project.share_expires_at ? new Date(project.share_expires_at).toISOString() : null;
-    ctx.out(args.options.json ? JSON.stringify({ project_id: project.id, share_expires_at: expiresAt }) : expiresAt ? `Share link of ${project.id} expires at ${expiresAt} (410 from then on)` : `Share link of ${project.id} no longer expires`);
+    ctx.out(
+      args.options.json
+        ? JSON.stringify({ project_id: project.id, share_expires_at: expiresAt })
+        : expiresAt
+          ? `Share link of ${project.id} expires at ${expiresAt} (410 from then on)`
+          : `Share link of ${project.id} no longer expires`,
+    );
   },
 
   async 'searches watch'(argv, ctx) {
@@ -54,7 +63,9 @@ export const opsCommands: Record<string, (argv: string[], ctx: CliContext) => Pr
       );
       if (search.status === 'complete' || search.status === 'failed') {
         bar.done(line);
-        ctx.out(`${search.status}: ${search.outcome ?? 'no outcome'} (${search.stop_reason ?? 'n/a'})${search.failure_reason ? ` — ${search.failure_reason}` : ''}`);
+        ctx.out(
+          `${search.status}: ${search.outcome ?? 'no outcome'} (${search.stop_reason ?? 'n/a'})${search.failure_reason ? ` — ${search.failure_reason}` : ''}`,
+        );
         return;
       }
       bar.update(line);

@@ -41,8 +41,12 @@ export const userCommands: Record<string, (argv: string[], ctx: CliContext) => P
     const args = parseArgs(argv, { flags: ['json'] });
     const counts = await reencryptAllSecrets(ctx.db, ctx.config);
     if (args.options.json) ctx.out(JSON.stringify(counts));
-    else ctx.out(`Re-encrypted under SECRETS_KEY: ${counts.credentials} credential(s), ${counts.webhooks} webhook secret(s); ${counts.unchanged} already current`);
+    else
+      ctx.out(`Re-encrypted under SECRETS_KEY: ${counts.credentials} credential(s), ${counts.webhooks} webhook secret(s); ${counts.unchanged} already current`);
     // Exit 1 so a rotation script notices before SECRETS_KEY_PREVIOUS is dropped.
-    if (counts.undecryptable.length) throw new Error(`${counts.undecryptable.length} secret(s) decrypt under neither SECRETS_KEY nor SECRETS_KEY_PREVIOUS: ${counts.undecryptable.join(', ')}`);
+    if (counts.undecryptable.length)
+      throw new Error(
+        `${counts.undecryptable.length} secret(s) decrypt under neither SECRETS_KEY nor SECRETS_KEY_PREVIOUS: ${counts.undecryptable.join(', ')}`,
+      );
   },
 };

@@ -131,7 +131,18 @@ const DEGREE_YEARS: Record<string, number> = {
   'Master of Laws': 1,
 };
 /** Countries where a first degree usually takes three years. */
-const THREE_YEAR_BACHELORS = new Set(['United Kingdom', 'Germany', 'France', 'Switzerland', 'Netherlands', 'Italy', 'Portugal', 'Sweden', 'Poland', 'Australia']);
+const THREE_YEAR_BACHELORS = new Set([
+  'United Kingdom',
+  'Germany',
+  'France',
+  'Switzerland',
+  'Netherlands',
+  'Italy',
+  'Portugal',
+  'Sweden',
+  'Poland',
+  'Australia',
+]);
 
 interface FamilyInfo {
   text: FamilyText;
@@ -156,14 +167,20 @@ const FAMILIES: FamilyInfo[] = ROLE_FAMILIES.map((f) => {
   };
 });
 /** Companies in any family's industries. */
-const COMMON_POOL = Int32Array.from(
-  [...new Set(ROLE_FAMILIES.flatMap((f) => f.industries))].flatMap((ind) => [...(COMPANIES_BY_INDUSTRY.get(ind) ?? [])]),
-);
+const COMMON_POOL = Int32Array.from([...new Set(ROLE_FAMILIES.flatMap((f) => f.industries))].flatMap((ind) => [...(COMPANIES_BY_INDUSTRY.get(ind) ?? [])]));
 const FAMILY_CUM = cumulative(ROLE_FAMILIES.map((f) => FAMILY_TEXT[f.id].weight));
 const MAX_SKILLS = Math.max(...ROLE_FAMILIES.map((f) => f.skills.length), 16);
 
 const SENIORITY_WEIGHTS: Record<Seniority, number> = {
-  intern: 2, junior: 11, mid: 28, senior: 27, lead: 10, manager: 10, director: 7, vp: 3, cxo: 2,
+  intern: 2,
+  junior: 11,
+  mid: 28,
+  senior: 27,
+  lead: 10,
+  manager: 10,
+  director: 7,
+  vp: 3,
+  cxo: 2,
 };
 const SENIORITY_CUM = cumulative(SENIORITIES.map((s) => SENIORITY_WEIGHTS[s]));
 const SENIORITY_MIN_YEARS = SENIORITIES.map((s) => SENIORITY_YEARS[s][0]);
@@ -180,44 +197,201 @@ interface CountryProfile {
 }
 
 const COUNTRY_PROFILES: Record<string, CountryProfile> = {
-  'United States': { language: 'English', cultures: { anglo: 52, hispanic: 14, portuguese: 1, french: 1, italian: 3, german: 3, dutch: 0.5, nordic: 1, polish: 2, east_slavic: 2, chinese: 6, indian: 9, arabic: 2, west_african: 3, japanese: 1, korean: 2 } },
-  Canada: { language: 'English', cultures: { anglo: 45, hispanic: 3, portuguese: 2, french: 8, italian: 3, german: 2, dutch: 1, polish: 2, east_slavic: 3, chinese: 12, indian: 13, arabic: 3, west_african: 2, japanese: 1, korean: 2 } },
-  'United Kingdom': { language: 'English', cultures: { anglo: 62, hispanic: 2, portuguese: 2, french: 3, italian: 3, german: 2, dutch: 1, nordic: 1, polish: 5, east_slavic: 2, chinese: 4, indian: 9, arabic: 3, west_african: 5 } },
-  Ireland: { language: 'English', cultures: { anglo: 74, polish: 6, portuguese: 3, hispanic: 2, french: 2, italian: 2, german: 1, indian: 5, chinese: 2, east_slavic: 2, west_african: 2 } },
-  Germany: { language: 'German', cultures: { german: 70, polish: 5, east_slavic: 5, arabic: 4, italian: 3, anglo: 3, french: 2, hispanic: 2, indian: 4, chinese: 2, dutch: 1, nordic: 1 } },
-  Switzerland: { language: 'German', cultures: { german: 55, french: 15, italian: 12, anglo: 5, portuguese: 4, hispanic: 2, indian: 3, east_slavic: 2, chinese: 2 } },
-  Netherlands: { language: 'Dutch', cultures: { dutch: 70, german: 5, anglo: 4, polish: 3, arabic: 5, indian: 4, hispanic: 2, italian: 2, french: 2, chinese: 2, east_slavic: 1 } },
+  'United States': {
+    language: 'English',
+    cultures: {
+      anglo: 52,
+      hispanic: 14,
+      portuguese: 1,
+      french: 1,
+      italian: 3,
+      german: 3,
+      dutch: 0.5,
+      nordic: 1,
+      polish: 2,
+      east_slavic: 2,
+      chinese: 6,
+      indian: 9,
+      arabic: 2,
+      west_african: 3,
+      japanese: 1,
+      korean: 2,
+    },
+  },
+  Canada: {
+    language: 'English',
+    cultures: {
+      anglo: 45,
+      hispanic: 3,
+      portuguese: 2,
+      french: 8,
+      italian: 3,
+      german: 2,
+      dutch: 1,
+      polish: 2,
+      east_slavic: 3,
+      chinese: 12,
+      indian: 13,
+      arabic: 3,
+      west_african: 2,
+      japanese: 1,
+      korean: 2,
+    },
+  },
+  'United Kingdom': {
+    language: 'English',
+    cultures: {
+      anglo: 62,
+      hispanic: 2,
+      portuguese: 2,
+      french: 3,
+      italian: 3,
+      german: 2,
+      dutch: 1,
+      nordic: 1,
+      polish: 5,
+      east_slavic: 2,
+      chinese: 4,
+      indian: 9,
+      arabic: 3,
+      west_african: 5,
+    },
+  },
+  Ireland: {
+    language: 'English',
+    cultures: { anglo: 74, polish: 6, portuguese: 3, hispanic: 2, french: 2, italian: 2, german: 1, indian: 5, chinese: 2, east_slavic: 2, west_african: 2 },
+  },
+  Germany: {
+    language: 'German',
+    cultures: { german: 70, polish: 5, east_slavic: 5, arabic: 4, italian: 3, anglo: 3, french: 2, hispanic: 2, indian: 4, chinese: 2, dutch: 1, nordic: 1 },
+  },
+  Switzerland: {
+    language: 'German',
+    cultures: { german: 55, french: 15, italian: 12, anglo: 5, portuguese: 4, hispanic: 2, indian: 3, east_slavic: 2, chinese: 2 },
+  },
+  Netherlands: {
+    language: 'Dutch',
+    cultures: { dutch: 70, german: 5, anglo: 4, polish: 3, arabic: 5, indian: 4, hispanic: 2, italian: 2, french: 2, chinese: 2, east_slavic: 1 },
+  },
   France: { language: 'French', cultures: { french: 75, arabic: 9, portuguese: 3, hispanic: 2, italian: 2, west_african: 4, anglo: 2, chinese: 2, german: 1 } },
-  Spain: { language: 'Spanish', cultures: { hispanic: 82, french: 2, italian: 3, portuguese: 2, anglo: 3, arabic: 3, east_slavic: 2, chinese: 1, german: 1, nordic: 1 } },
-  Portugal: { language: 'Portuguese', cultures: { portuguese: 82, hispanic: 4, anglo: 3, french: 2, west_african: 3, east_slavic: 2, indian: 2, italian: 1, german: 1 } },
+  Spain: {
+    language: 'Spanish',
+    cultures: { hispanic: 82, french: 2, italian: 3, portuguese: 2, anglo: 3, arabic: 3, east_slavic: 2, chinese: 1, german: 1, nordic: 1 },
+  },
+  Portugal: {
+    language: 'Portuguese',
+    cultures: { portuguese: 82, hispanic: 4, anglo: 3, french: 2, west_african: 3, east_slavic: 2, indian: 2, italian: 1, german: 1 },
+  },
   Italy: { language: 'Italian', cultures: { italian: 85, hispanic: 2, french: 2, east_slavic: 2, arabic: 3, anglo: 2, german: 2, chinese: 1, indian: 1 } },
-  Sweden: { language: 'Swedish', cultures: { nordic: 72, arabic: 6, german: 3, polish: 3, anglo: 3, east_slavic: 3, hispanic: 2, indian: 3, chinese: 2, french: 1, dutch: 1 } },
+  Sweden: {
+    language: 'Swedish',
+    cultures: { nordic: 72, arabic: 6, german: 3, polish: 3, anglo: 3, east_slavic: 3, hispanic: 2, indian: 3, chinese: 2, french: 1, dutch: 1 },
+  },
   Poland: { language: 'Polish', cultures: { polish: 85, east_slavic: 10, anglo: 2, german: 1, indian: 1, hispanic: 1 } },
   India: { language: 'English', cultures: { indian: 97, anglo: 1, chinese: 0.5, arabic: 0.5 } },
   Singapore: { language: 'English', cultures: { chinese: 58, indian: 16, anglo: 10, korean: 2, japanese: 2, german: 1, french: 1, hispanic: 1, arabic: 1 } },
-  Australia: { language: 'English', cultures: { anglo: 60, chinese: 12, indian: 10, italian: 4, hispanic: 2, arabic: 3, korean: 2, japanese: 1, german: 2, east_slavic: 1, west_african: 1, portuguese: 1, french: 1 } },
+  Australia: {
+    language: 'English',
+    cultures: {
+      anglo: 60,
+      chinese: 12,
+      indian: 10,
+      italian: 4,
+      hispanic: 2,
+      arabic: 3,
+      korean: 2,
+      japanese: 1,
+      german: 2,
+      east_slavic: 1,
+      west_african: 1,
+      portuguese: 1,
+      french: 1,
+    },
+  },
   Japan: { language: 'Japanese', cultures: { japanese: 90, korean: 3, chinese: 4, anglo: 3 } },
   'South Korea': { language: 'Korean', cultures: { korean: 92, chinese: 3, anglo: 3, japanese: 2 } },
   Mexico: { language: 'Spanish', cultures: { hispanic: 93, anglo: 3, german: 1, french: 1, italian: 1, arabic: 1 } },
   Brazil: { language: 'Portuguese', cultures: { portuguese: 85, italian: 5, german: 3, hispanic: 3, japanese: 2, arabic: 1, anglo: 1 } },
   Argentina: { language: 'Spanish', cultures: { hispanic: 80, italian: 12, german: 2, anglo: 2, east_slavic: 1, arabic: 2, portuguese: 1 } },
   Colombia: { language: 'Spanish', cultures: { hispanic: 94, anglo: 2, arabic: 2, italian: 1, german: 1 } },
-  'United Arab Emirates': { language: 'Arabic', cultures: { arabic: 35, indian: 35, anglo: 10, chinese: 3, east_slavic: 3, west_african: 2, hispanic: 1, french: 2, german: 2, italian: 1, korean: 1, japanese: 1, portuguese: 1, polish: 1, nordic: 1, dutch: 1 } },
+  'United Arab Emirates': {
+    language: 'Arabic',
+    cultures: {
+      arabic: 35,
+      indian: 35,
+      anglo: 10,
+      chinese: 3,
+      east_slavic: 3,
+      west_african: 2,
+      hispanic: 1,
+      french: 2,
+      german: 2,
+      italian: 1,
+      korean: 1,
+      japanese: 1,
+      portuguese: 1,
+      polish: 1,
+      nordic: 1,
+      dutch: 1,
+    },
+  },
   Nigeria: { language: 'English', cultures: { west_african: 95, anglo: 2, arabic: 2, indian: 1 } },
 };
 const METRO_PROFILE_OVERRIDES: Record<string, CountryProfile> = {
-  montreal: { language: 'French', cultures: { french: 55, anglo: 20, arabic: 6, hispanic: 3, chinese: 5, indian: 5, italian: 3, portuguese: 2, west_african: 1 } },
+  montreal: {
+    language: 'French',
+    cultures: { french: 55, anglo: 20, arabic: 6, hispanic: 3, chinese: 5, indian: 5, italian: 3, portuguese: 2, west_african: 1 },
+  },
 };
 
 /** Relative share of the corpus per metro; unlisted metros get 1.5. */
 const METRO_WEIGHTS: Record<string, number> = {
-  'new-york-city': 10, 'san-francisco-bay-area': 9, london: 7, 'los-angeles': 6, bangalore: 6,
-  seattle: 5, chicago: 5, boston: 4, 'dallas-fort-worth': 4, 'washington-dc': 4, 'san-jose': 4,
-  toronto: 4, austin: 3, houston: 3, atlanta: 3, denver: 3, berlin: 3, paris: 3, singapore: 3,
-  sydney: 3, hyderabad: 3, mumbai: 3, 'delhi-ncr': 3, 'sao-paulo': 3, 'mexico-city': 3, tokyo: 3,
-  amsterdam: 2, pune: 2, seoul: 2, dublin: 2, munich: 2, philadelphia: 2.5, miami: 2.5,
-  phoenix: 2.5, minneapolis: 2, 'raleigh-durham': 2, 'san-diego': 2, vancouver: 2, madrid: 2,
-  melbourne: 2, dubai: 2, stockholm: 1.5, warsaw: 1.5, barcelona: 1.5, zurich: 1.5, lagos: 1.5,
+  'new-york-city': 10,
+  'san-francisco-bay-area': 9,
+  london: 7,
+  'los-angeles': 6,
+  bangalore: 6,
+  seattle: 5,
+  chicago: 5,
+  boston: 4,
+  'dallas-fort-worth': 4,
+  'washington-dc': 4,
+  'san-jose': 4,
+  toronto: 4,
+  austin: 3,
+  houston: 3,
+  atlanta: 3,
+  denver: 3,
+  berlin: 3,
+  paris: 3,
+  singapore: 3,
+  sydney: 3,
+  hyderabad: 3,
+  mumbai: 3,
+  'delhi-ncr': 3,
+  'sao-paulo': 3,
+  'mexico-city': 3,
+  tokyo: 3,
+  amsterdam: 2,
+  pune: 2,
+  seoul: 2,
+  dublin: 2,
+  munich: 2,
+  philadelphia: 2.5,
+  miami: 2.5,
+  phoenix: 2.5,
+  minneapolis: 2,
+  'raleigh-durham': 2,
+  'san-diego': 2,
+  vancouver: 2,
+  madrid: 2,
+  melbourne: 2,
+  dubai: 2,
+  stockholm: 1.5,
+  warsaw: 1.5,
+  barcelona: 1.5,
+  zurich: 1.5,
+  lagos: 1.5,
 };
 
 const CULTURE_INDEX = new Map(NAME_CULTURES.map((c, i) => [c.id, i]));
@@ -280,7 +454,14 @@ const ENGLISH_LEVELS = ['fluent', 'professional', 'professional', 'full professi
 
 const VERBS = ['Owned', 'Worked on', 'Improved', 'Supported', 'Led work on', 'Drove'];
 const GAINS = ['faster turnaround', 'lower costs', 'fewer incidents', 'higher customer satisfaction', 'less manual work', 'faster delivery'];
-const VALUES = ['clear communication', 'mentoring others', 'work that matters to customers', 'measurable outcomes', 'continuous learning', 'doing things properly'];
+const VALUES = [
+  'clear communication',
+  'mentoring others',
+  'work that matters to customers',
+  'measurable outcomes',
+  'continuous learning',
+  'doing things properly',
+];
 
 function yearsText(years: number): string {
   return years === 1 ? '1 year' : `${years} years`;
@@ -444,9 +625,9 @@ export function createPersonGenerator(seed: number): PersonGenerator {
     const degrees = seniority === 'intern' ? 1 : r < 0.07 && family.id !== 'healthcare_nursing' ? 0 : r < 1 - text.twoDegrees ? 1 : 2;
     if (degrees > 0) {
       const homeList = culture.home;
-      const homeCountry =
-        ci === place.dominantCulture || homeList.length === 0 || rng.float() < 0.45 ? undefined : homeList[rng.int(homeList.length)];
-      const firstCountry = homeCountry ?? (culture.id === 'anglo' && !place.englishSpeaking ? (rng.float() < 0.5 ? 'United Kingdom' : 'United States') : place.eduCountry);
+      const homeCountry = ci === place.dominantCulture || homeList.length === 0 || rng.float() < 0.45 ? undefined : homeList[rng.int(homeList.length)];
+      const firstCountry =
+        homeCountry ?? (culture.id === 'anglo' && !place.englishSpeaking ? (rng.float() < 0.5 ? 'United Kingdom' : 'United States') : place.eduCountry);
       const bachelor = text.bachelors[rng.int(text.bachelors.length)];
       const bachelorDegree = firstCountry === 'India' && bachelor === 'Bachelor of Engineering' ? 'Bachelor of Technology' : bachelor;
       const bLen = DEGREE_YEARS[bachelor] ?? (THREE_YEAR_BACHELORS.has(firstCountry) ? 3 : 4);
@@ -580,15 +761,7 @@ export function createPersonGenerator(seed: number): PersonGenerator {
     }
   }
 
-  function writeAbout(
-    title: string,
-    years: number,
-    company: string,
-    previous: string | undefined,
-    city: string,
-    text: FamilyText,
-    skills: string[],
-  ): string {
+  function writeAbout(title: string, years: number, company: string, previous: string | undefined, city: string, text: FamilyText, skills: string[]): string {
     let out: string;
     if (years === 0) out = `Early-career ${title} passionate about ${text.phrase}.`;
     else if (rng.float() < 0.5) out = `${title} with ${yearsText(years)} of experience ${text.phrase}.`;

@@ -71,7 +71,10 @@ export async function resolveProviderKey(db: Db, config: Config, workspaceId: st
  * SECRETS_KEY. Rows already under it are left alone, so the command can be re-run at any time;
  * rows neither key decrypts are skipped and reported by id.
  */
-export async function reencryptAllSecrets(db: Db, config: Config): Promise<{ credentials: number; webhooks: number; unchanged: number; undecryptable: string[] }> {
+export async function reencryptAllSecrets(
+  db: Db,
+  config: Config,
+): Promise<{ credentials: number; webhooks: number; unchanged: number; undecryptable: string[] }> {
   const counts = { credentials: 0, webhooks: 0, unchanged: 0, undecryptable: [] as string[] };
   const move = async (kind: 'credentials' | 'webhooks', id: string, stored: string, save: (ciphertext: string) => Promise<void>) => {
     let moved: string | null;
@@ -89,6 +92,7 @@ export async function reencryptAllSecrets(db: Db, config: Config): Promise<{ cre
   const credentials = credentialRepository(db);
   for (const row of await credentials.allCiphertexts()) await move('credentials', row.id, row.key_ciphertext, (c) => credentials.setCiphertext(row.id, c));
   const webhooks = webhookRepository(db);
-  for (const row of await webhooks.allSecretCiphertexts()) await move('webhooks', row.id, row.secret_ciphertext, (c) => webhooks.setSecretCiphertext(row.id, c));
+  for (const row of await webhooks.allSecretCiphertexts())
+    await move('webhooks', row.id, row.secret_ciphertext, (c) => webhooks.setSecretCiphertext(row.id, c));
   return counts;
 }

@@ -22,11 +22,19 @@ const STAMP: Record<CampaignStatus, 'published_at' | 'launched_at' | null> = { d
 export function campaignRepository(db: Db) {
   return {
     async create(fields: Pick<CampaignRow, 'workspace_id' | 'project_id' | 'name' | 'channel' | 'created_by'>): Promise<CampaignRow> {
-      const [row] = await db('campaigns').insert({ id: randomUUID(), ...fields }).returning('*');
+      const [row] = await db('campaigns')
+        .insert({ id: randomUUID(), ...fields })
+        .returning('*');
       return row;
     },
     async listForWorkspace(workspaceId: string, limit: number): Promise<CampaignRow[]> {
-      return db('campaigns').where({ workspace_id: workspaceId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit);
+      return db('campaigns')
+        .where({ workspace_id: workspaceId })
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .limit(limit);
     },
     async findInWorkspace(workspaceId: string, id: string): Promise<CampaignRow | undefined> {
       return db('campaigns').where({ workspace_id: workspaceId, id }).first();

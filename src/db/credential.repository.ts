@@ -31,17 +31,16 @@ export function credentialRepository(db: Db) {
       });
     },
     async listActive(workspaceId: string): Promise<CredentialRow[]> {
-      return db('credentials').where({ workspace_id: workspaceId, is_active: true }).orderBy([{ column: 'provider' }, { column: 'label' }, { column: 'created_at' }]);
+      return db('credentials')
+        .where({ workspace_id: workspaceId, is_active: true })
+        .orderBy([{ column: 'provider' }, { column: 'label' }, { column: 'created_at' }]);
     },
     async findInWorkspace(workspaceId: string, id: string): Promise<CredentialRow | undefined> {
       return db('credentials').where({ workspace_id: workspaceId, id }).first();
     },
     /** The workspace's active credential for a provider (the `default` label first, else the newest). */
     async activeFor(workspaceId: string, provider: ProviderId): Promise<CredentialRow | undefined> {
-      return db('credentials')
-        .where({ workspace_id: workspaceId, provider, is_active: true })
-        .orderByRaw("label = 'default' desc, created_at desc")
-        .first();
+      return db('credentials').where({ workspace_id: workspaceId, provider, is_active: true }).orderByRaw("label = 'default' desc, created_at desc").first();
     },
     /** Returns false when the credential was already inactive. */
     async retire(id: string): Promise<boolean> {

@@ -32,7 +32,11 @@ export function creditLedgerRepository(db: Db) {
       return Number(row?.total ?? 0);
     },
     async balances(workspaceId: string): Promise<Record<CreditBucket, number>> {
-      const rows: { bucket: CreditBucket; total: string }[] = await db('credit_ledger').where({ workspace_id: workspaceId }).groupBy('bucket').select('bucket').sum({ total: 'delta' });
+      const rows: { bucket: CreditBucket; total: string }[] = await db('credit_ledger')
+        .where({ workspace_id: workspaceId })
+        .groupBy('bucket')
+        .select('bucket')
+        .sum({ total: 'delta' });
       const result: Record<CreditBucket, number> = { workspace: 0, contract_pool: 0 };
       for (const r of rows) result[r.bucket] = Number(r.total);
       return result;

@@ -30,7 +30,9 @@ export function healthProbeRepository(db: Db) {
     },
     /** Probes are only interesting for a while; keep the table small. */
     async pruneOlderThan(hours: number): Promise<number> {
-      return db('health_probes').where('requested_at', '<', db.raw(`now() - make_interval(hours => ?)`, [hours])).delete();
+      return db('health_probes')
+        .where('requested_at', '<', db.raw(`now() - make_interval(hours => ?)`, [hours]))
+        .delete();
     },
   };
 }

@@ -45,7 +45,11 @@ export function peopleRepository(db: Db) {
      * Run it in a transaction: a person row without its profile must never be visible.
      */
     async insertNew(people: { row: PersonRow; profile: PersonProfile }[]): Promise<string[]> {
-      const added: { id: string }[] = await db('people').insert(people.map((p) => p.row)).onConflict('id').ignore().returning('id');
+      const added: { id: string }[] = await db('people')
+        .insert(people.map((p) => p.row))
+        .onConflict('id')
+        .ignore()
+        .returning('id');
       const fresh = new Set(added.map((r) => r.id));
       const profiles = people.filter((p) => fresh.has(p.row.id)).map((p) => ({ id: p.row.id, profile: JSON.stringify(p.profile) }));
       if (profiles.length) await db('people_profiles').insert(profiles);
@@ -67,7 +71,15 @@ export function peopleRepository(db: Db) {
     async ranked(q: RankedQuery, offset: number, limit: number): Promise<CandidateSummary[]> {
       const { families, industries, text: query, metros, countries, excludedCompanies: excluded } = q;
       const sql = db('people').select(
-        'id as person_id', 'first_name', 'last_name', 'title', 'company', 'location', 'network_url', 'open_profile', 'premium',
+        'id as person_id',
+        'first_name',
+        'last_name',
+        'title',
+        'company',
+        'location',
+        'network_url',
+        'open_profile',
+        'premium',
         'summary',
       );
       const tsq = db.raw(`websearch_to_tsquery('english', ?)`, [query]);

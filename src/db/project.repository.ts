@@ -21,12 +21,16 @@ export function projectRepository(db: Db) {
     /** Every project gets its one share token at creation. */
     async create(workspaceId: string, name: string): Promise<Project> {
       const token = newShareToken();
-      const [row] = await db('projects').insert({ id: randomUUID(), workspace_id: workspaceId, name, share_token: token, share_token_hash: shareTokenHash(token) }).returning('*');
+      const [row] = await db('projects')
+        .insert({ id: randomUUID(), workspace_id: workspaceId, name, share_token: token, share_token_hash: shareTokenHash(token) })
+        .returning('*');
       return row;
     },
     /** The project a share token opens: found by the token's hash, confirmed in constant time. */
     async findByShareToken(token: string): Promise<Project | undefined> {
-      const row: Project | undefined = await db('projects').where({ share_token_hash: shareTokenHash(token) }).first();
+      const row: Project | undefined = await db('projects')
+        .where({ share_token_hash: shareTokenHash(token) })
+        .first();
       if (!row) return undefined;
       const a = Buffer.from(row.share_token);
       const b = Buffer.from(token);
@@ -49,7 +53,13 @@ export function projectRepository(db: Db) {
     /** The most recent projects, newest first, and how many the workspace has in all. */
     async listRecent(workspaceId: string, limit = PROJECT_LIST_LIMIT): Promise<{ projects: Project[]; total: number }> {
       const [projects, [{ count }]] = await Promise.all([
-        db('projects').where({ workspace_id: workspaceId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit),
+        db('projects')
+          .where({ workspace_id: workspaceId })
+          .orderBy([
+            { column: 'created_at', order: 'desc' },
+            { column: 'id', order: 'desc' },
+          ])
+          .limit(limit),
         db('projects').where({ workspace_id: workspaceId }).count({ count: '*' }),
       ]);
       return { projects, total: Number(count) };

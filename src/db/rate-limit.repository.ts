@@ -29,7 +29,11 @@ export function rateLimitRepository(db: Db) {
     async hit(buckets: RateLimitBucket[], now = Date.now()): Promise<RateLimitResult> {
       const windowStart = new Date(Math.floor(now / WINDOW_MS) * WINDOW_MS);
       const reset = Math.floor(windowStart.getTime() / 1000) + WINDOW_MS / 1000;
-      const { rows } = await db.raw('select allowed, counts from rate_limit_hit(?::text[], ?::int[], ?)', [buckets.map((b) => b.name), buckets.map((b) => b.limit), windowStart]);
+      const { rows } = await db.raw('select allowed, counts from rate_limit_hit(?::text[], ?::int[], ?)', [
+        buckets.map((b) => b.name),
+        buckets.map((b) => b.limit),
+        windowStart,
+      ]);
       const { allowed, counts } = rows[0] as { allowed: boolean; counts: number[] };
       return { allowed, ...tightest(buckets, counts), reset };
     },
@@ -48,11 +52,17 @@ export function rateLimitRepository(db: Db) {
         { name: 'key', limit: found.key.rate_limit_per_minute },
         { name: 'workspace', limit: found.workspace.rate_limit_per_minute },
       ];
-      return { found, usable: true, limit: { allowed: row.allowed, ...tightest(buckets, row.counts!), reset: Math.floor(windowStart.getTime() / 1000) + WINDOW_MS / 1000 } };
+      return {
+        found,
+        usable: true,
+        limit: { allowed: row.allowed, ...tightest(buckets, row.counts!), reset: Math.floor(windowStart.getTime() / 1000) + WINDOW_MS / 1000 },
+      };
     },
     /** Windows older than a few minutes are never read again. */
     async pruneOld(now = Date.now()): Promise<void> {
-      await db('rate_limit_windows').where('window_start', '<', new Date(now - 5 * WINDOW_MS)).delete();
+      await db('rate_limit_windows')
+        .where('window_start', '<', new Date(now - 5 * WINDOW_MS))
+        .delete();
     },
   };
 }

@@ -16,7 +16,10 @@ export interface NewPass {
   previous?: PassRow['previous'];
 }
 
-export type PassChanges = Partial<Pick<PassRow, 'status' | 'outcome' | 'stop_reason' | 'profiles_read' | 'delivered' | 'shortlisted'>> & { failure_reason?: string; closed_at?: 'now' };
+export type PassChanges = Partial<Pick<PassRow, 'status' | 'outcome' | 'stop_reason' | 'profiles_read' | 'delivered' | 'shortlisted'>> & {
+  failure_reason?: string;
+  closed_at?: 'now';
+};
 
 /** The passes of searches (search_passes): one row per launch, expansion or database pass. */
 export function searchPassRepository(db: Db) {
@@ -28,7 +31,7 @@ export function searchPassRepository(db: Db) {
     async find(searchId: string, pass: number): Promise<PassRow | undefined> {
       return db('search_passes').where({ search_id: searchId, pass }).first();
     },
-      async insert(pass: NewPass): Promise<void> {
+    async insert(pass: NewPass): Promise<void> {
       await db('search_passes').insert(pass);
     },
     async update(searchId: string, pass: number, changes: PassChanges): Promise<PassRow> {
@@ -37,7 +40,11 @@ export function searchPassRepository(db: Db) {
     },
     /** Status of every expansion ever booked for the project's searches. */
     async expansionStatuses(projectId: string): Promise<SearchStatus[]> {
-      const rows: { status: SearchStatus }[] = await db('search_passes as p').join('searches as s', 's.id', 'p.search_id').where('s.project_id', projectId).andWhere('p.kind', 'expansion').select('p.status');
+      const rows: { status: SearchStatus }[] = await db('search_passes as p')
+        .join('searches as s', 's.id', 'p.search_id')
+        .where('s.project_id', projectId)
+        .andWhere('p.kind', 'expansion')
+        .select('p.status');
       return rows.map((r) => r.status);
     },
     /** What a booked pass runs as: its kind and its deterministic workflow id. */

@@ -54,7 +54,10 @@ export function searchPeopleRepository(db: Db) {
         .insert(personIds.map((personId) => ({ id: randomUUID(), project_id: projectId, person_id: personId })))
         .onConflict(['project_id', 'person_id'])
         .ignore();
-      const rows: { id: string; person_id: string }[] = await db('candidates').where({ project_id: projectId }).whereIn('person_id', personIds).select('id', 'person_id');
+      const rows: { id: string; person_id: string }[] = await db('candidates')
+        .where({ project_id: projectId })
+        .whereIn('person_id', personIds)
+        .select('id', 'person_id');
       return new Map(rows.map((r) => [r.person_id, r.id]));
     },
     /** The page's record when it was processed already (a retried activity). */
@@ -88,7 +91,9 @@ export function searchPeopleRepository(db: Db) {
       return rows;
     },
     /** Scored people with their stored profile and the people database's latest one (null when gone). */
-    async scoredWithLatestProfiles(searchId: string): Promise<{ candidate_id: string; person_id: string; snapshot: PersonProfile; latest: PersonProfile | null }[]> {
+    async scoredWithLatestProfiles(
+      searchId: string,
+    ): Promise<{ candidate_id: string; person_id: string; snapshot: PersonProfile; latest: PersonProfile | null }[]> {
       const { rows } = await db.raw(
         `select sp.candidate_id, sp.person_id, sp.profile as snapshot, pp.profile as latest
            from search_people sp left join people_profiles pp on pp.id = sp.person_id
@@ -105,7 +110,13 @@ export function searchPeopleRepository(db: Db) {
           `update search_people sp set score = v.score, score_breakdown = v.breakdown::jsonb, profile = coalesce(v.profile::jsonb, sp.profile), read_at = case when v.profile is null then sp.read_at else now() end
              from (select * from unnest(?::uuid[], ?::int[], ?::text[], ?::text[]) as t(candidate_id, score, breakdown, profile)) v
             where sp.search_id = ? and sp.candidate_id = v.candidate_id`,
-          [chunk.map((s) => s.candidate_id), chunk.map((s) => s.score), chunk.map((s) => JSON.stringify(s.breakdown)), chunk.map((s) => (s.profile ? JSON.stringify(s.profile) : null)) as unknown as string[], searchId],
+          [
+            chunk.map((s) => s.candidate_id),
+            chunk.map((s) => s.score),
+            chunk.map((s) => JSON.stringify(s.breakdown)),
+            chunk.map((s) => (s.profile ? JSON.stringify(s.profile) : null)) as unknown as string[],
+            searchId,
+          ],
         );
       }
     },

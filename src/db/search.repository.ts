@@ -67,9 +67,28 @@ export interface PersonRow {
 }
 
 /** The columns a launch sets; the rest take their defaults. */
-export type NewSearch = Pick<SearchRow, 'id' | 'workspace_id' | 'project_id' | 'api_key_id' | 'status' | 'source' | 'criteria' | 'jd_text' | 'jd_confidence' | 'funding_bucket'>;
+export type NewSearch = Pick<
+  SearchRow,
+  'id' | 'workspace_id' | 'project_id' | 'api_key_id' | 'status' | 'source' | 'criteria' | 'jd_text' | 'jd_confidence' | 'funding_bucket'
+>;
 
-export type SearchChanges = Partial<Pick<SearchRow, 'status' | 'outcome' | 'stop_reason' | 'failure_reason' | 'criteria' | 'scoring_weights' | 'profiles_read' | 'delivered' | 'shortlisted' | 'pages_fetched' | 'pass_count' | 'closed_at'>>;
+export type SearchChanges = Partial<
+  Pick<
+    SearchRow,
+    | 'status'
+    | 'outcome'
+    | 'stop_reason'
+    | 'failure_reason'
+    | 'criteria'
+    | 'scoring_weights'
+    | 'profiles_read'
+    | 'delivered'
+    | 'shortlisted'
+    | 'pages_fetched'
+    | 'pass_count'
+    | 'closed_at'
+  >
+>;
 
 /**
  * The Records CSV line of every person of a seq range (columns in RECORD_COLUMNS order,
@@ -107,10 +126,17 @@ export function searchRepository(db: Db) {
       return db('search_passes').where({ search_id: searchId }).orderBy('pass', 'desc').first();
     },
     async listForProject(projectId: string): Promise<SearchRow[]> {
-      return db('searches').where({ project_id: projectId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+      return db('searches')
+        .where({ project_id: projectId })
+        .orderBy([{ column: 'created_at' }, { column: 'id' }]);
     },
     async listForProjectNewestFirst(projectId: string): Promise<SearchRow[]> {
-      return db('searches').where({ project_id: projectId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+      return db('searches')
+        .where({ project_id: projectId })
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ]);
     },
     async insert(search: NewSearch): Promise<SearchRow> {
       const [row] = await db('searches').insert(search).returning('*');
@@ -122,22 +148,36 @@ export function searchRepository(db: Db) {
     },
     /** Running from now on; started_at keeps the first start (later passes run the same search again). */
     async markRunning(id: string): Promise<SearchRow> {
-      const [row] = await db('searches').where({ id }).update({ status: 'running', started_at: db.raw('coalesce(started_at, now())') }).returning('*');
+      const [row] = await db('searches')
+        .where({ id })
+        .update({ status: 'running', started_at: db.raw('coalesce(started_at, now())') })
+        .returning('*');
       return row;
     },
     /** Ends the search (complete or failed) now. */
     async close(id: string, changes: Pick<SearchRow, 'status' | 'outcome' | 'stop_reason'> & Partial<Pick<SearchRow, 'failure_reason'>>): Promise<SearchRow> {
-      const [row] = await db('searches').where({ id }).update({ ...changes, closed_at: db.fn.now() }).returning('*');
+      const [row] = await db('searches')
+        .where({ id })
+        .update({ ...changes, closed_at: db.fn.now() })
+        .returning('*');
       return row;
     },
     /** Searches the workspace launched since midnight UTC. */
     async launchedToday(workspaceId: string): Promise<number> {
-      const [{ today }] = await db('searches').where({ workspace_id: workspaceId }).andWhere('created_at', '>=', db.raw("date_trunc('day', now() at time zone 'utc') at time zone 'utc'")).count({ today: '*' });
+      const [{ today }] = await db('searches')
+        .where({ workspace_id: workspaceId })
+        .andWhere('created_at', '>=', db.raw("date_trunc('day', now() at time zone 'utc') at time zone 'utc'"))
+        .count({ today: '*' });
       return Number(today);
     },
     /** How many of the workspace's searches run and how many wait for a slot. */
     async activeCounts(workspaceId: string): Promise<{ running: number; queued: number }> {
-      const counts: { status: string; n: number }[] = await db('searches').where({ workspace_id: workspaceId }).whereIn('status', ['queued', 'running']).groupBy('status').select('status').count({ n: '*' });
+      const counts: { status: string; n: number }[] = await db('searches')
+        .where({ workspace_id: workspaceId })
+        .whereIn('status', ['queued', 'running'])
+        .groupBy('status')
+        .select('status')
+        .count({ n: '*' });
       return { running: Number(counts.find((c) => c.status === 'running')?.n ?? 0), queued: Number(counts.find((c) => c.status === 'queued')?.n ?? 0) };
     },
     async runningCount(workspaceId: string): Promise<number> {
@@ -148,13 +188,19 @@ export function searchRepository(db: Db) {
     async olderQueuedExists(search: Pick<SearchRow, 'id' | 'workspace_id' | 'created_at'>): Promise<boolean> {
       const older = await db('searches')
         .where({ workspace_id: search.workspace_id, status: 'queued' })
-        .andWhere((q) => q.where('created_at', '<', search.created_at).orWhere((q2) => q2.where('created_at', '=', search.created_at).andWhere('id', '<', search.id)))
+        .andWhere((q) =>
+          q.where('created_at', '<', search.created_at).orWhere((q2) => q2.where('created_at', '=', search.created_at).andWhere('id', '<', search.id)),
+        )
         .first('id');
       return older !== undefined;
     },
     /** The workspace's oldest waiting searches (at most `limit`), with their current pass. */
     async oldestQueued(workspaceId: string, limit: number): Promise<{ id: string; pass_count: number }[]> {
-      return db('searches').where({ workspace_id: workspaceId, status: 'queued' }).orderBy([{ column: 'created_at' }, { column: 'id' }]).limit(limit).select('id', 'pass_count');
+      return db('searches')
+        .where({ workspace_id: workspaceId, status: 'queued' })
+        .orderBy([{ column: 'created_at' }, { column: 'id' }])
+        .limit(limit)
+        .select('id', 'pass_count');
     },
     /** The search's status and version stamp, if it belongs to the workspace. */
     async version(workspaceId: string, searchId: string): Promise<Pick<SearchRow, 'status' | 'updated_at'> | undefined> {
@@ -165,7 +211,10 @@ export function searchRepository(db: Db) {
      * (a window count: one query). JSON columns come back as text, to be spliced into the response
      * without a parse/stringify round trip.
      */
-    async scoredPeople(searchId: string, opts: { minScore?: number; limit: number; offset: number; withProfile: boolean }): Promise<{ people: RawPerson[]; total: number }> {
+    async scoredPeople(
+      searchId: string,
+      opts: { minScore?: number; limit: number; offset: number; withProfile: boolean },
+    ): Promise<{ people: RawPerson[]; total: number }> {
       const { rows } = await db.raw(
         `select candidate_id, summary->>'first_name' || ' ' || (summary->>'last_name') as name, score,
                 score_breakdown::text as breakdown_json, ${opts.withProfile ? 'profile::text' : 'null'} as profile_json,
@@ -187,7 +236,9 @@ export function searchRepository(db: Db) {
       const [{ last }] = await db('search_people').where({ search_id: searchId }).max({ last: 'seq' });
       const batches = Math.ceil(Number(last ?? 0) / batch);
       const fetch = (k: number): Promise<string> => {
-        const query = Promise.resolve(db.raw(RECORD_CSV_SQL, [searchId, k * batch, (k + 1) * batch])).then((r) => (r.rows as { line: string }[]).map((row) => row.line).join(''));
+        const query = Promise.resolve(db.raw(RECORD_CSV_SQL, [searchId, k * batch, (k + 1) * batch])).then((r) =>
+          (r.rows as { line: string }[]).map((row) => row.line).join(''),
+        );
         query.catch(() => undefined); // a prefetch the consumer never awaits must not be an unhandled rejection
         return query;
       };

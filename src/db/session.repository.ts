@@ -41,9 +41,19 @@ export function sessionRepository(db: Db) {
         .andWhere('s.expires_at', '>', db.fn.now())
         .first(db.raw('row_to_json(s.*) as session'), 'u.id as user_id', 'u.email', 'm.role', db.raw('row_to_json(w.*) as workspace'));
       if (!row) return undefined;
-      const session = { ...row.session, created_at: new Date(row.session.created_at), last_seen_at: new Date(row.session.last_seen_at), expires_at: new Date(row.session.expires_at) };
+      const session = {
+        ...row.session,
+        created_at: new Date(row.session.created_at),
+        last_seen_at: new Date(row.session.last_seen_at),
+        expires_at: new Date(row.session.expires_at),
+      };
       const w = row.workspace;
-      const workspace = { ...w, plan_expires_at: w.plan_expires_at ? new Date(w.plan_expires_at) : null, created_at: new Date(w.created_at), updated_at: new Date(w.updated_at) };
+      const workspace = {
+        ...w,
+        plan_expires_at: w.plan_expires_at ? new Date(w.plan_expires_at) : null,
+        created_at: new Date(w.created_at),
+        updated_at: new Date(w.updated_at),
+      };
       return { session, user: { id: row.user_id, email: row.email }, workspace, role: row.role };
     },
     /** Sliding expiry: each use pushes the end out again. */

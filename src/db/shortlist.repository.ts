@@ -52,12 +52,18 @@ export function shortlistRepository(db: Db) {
     },
     /** Member candidate ids, oldest member first. */
     async candidateIds(projectId: string): Promise<string[]> {
-      const rows: { candidate_id: string }[] = await db('shortlist_members').where({ project_id: projectId }).orderBy([{ column: 'added_at' }, { column: 'candidate_id' }]).select('candidate_id');
+      const rows: { candidate_id: string }[] = await db('shortlist_members')
+        .where({ project_id: projectId })
+        .orderBy([{ column: 'added_at' }, { column: 'candidate_id' }])
+        .select('candidate_id');
       return rows.map((r) => r.candidate_id);
     },
     /** Which of these candidates are on the project's list. */
     async listedAmong(projectId: string, candidateIds: string[]): Promise<Set<string>> {
-      const rows: { candidate_id: string }[] = await db('shortlist_members').where({ project_id: projectId }).whereIn('candidate_id', candidateIds).select('candidate_id');
+      const rows: { candidate_id: string }[] = await db('shortlist_members')
+        .where({ project_id: projectId })
+        .whereIn('candidate_id', candidateIds)
+        .select('candidate_id');
       return new Set(rows.map((r) => r.candidate_id));
     },
     /** Members a pass of the search put on the list. */
@@ -86,7 +92,11 @@ export function shortlistRepository(db: Db) {
     /** Adds whoever is not listed yet; returns the candidate ids really added. */
     async addNew(members: NewMember[]): Promise<string[]> {
       if (members.length === 0) return [];
-      const rows: { candidate_id: string }[] = await db('shortlist_members').insert(members).onConflict(['project_id', 'candidate_id']).ignore().returning('candidate_id');
+      const rows: { candidate_id: string }[] = await db('shortlist_members')
+        .insert(members)
+        .onConflict(['project_id', 'candidate_id'])
+        .ignore()
+        .returning('candidate_id');
       return rows.map((r) => r.candidate_id);
     },
     /** Returns how many were removed. */

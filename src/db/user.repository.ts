@@ -14,11 +14,15 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 export function userRepository(db: Db) {
   return {
     async create(email: string, passwordHash: string): Promise<UserRow> {
-      const [row] = await db('users').insert({ id: randomUUID(), email: normalizeEmail(email), password_hash: passwordHash }).returning('*');
+      const [row] = await db('users')
+        .insert({ id: randomUUID(), email: normalizeEmail(email), password_hash: passwordHash })
+        .returning('*');
       return row;
     },
     async findByEmail(email: string): Promise<UserRow | undefined> {
-      return db('users').where({ email: normalizeEmail(email) }).first();
+      return db('users')
+        .where({ email: normalizeEmail(email) })
+        .first();
     },
     async setPassword(id: string, passwordHash: string): Promise<void> {
       await db('users').where({ id }).update({ password_hash: passwordHash });

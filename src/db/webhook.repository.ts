@@ -89,7 +89,10 @@ export function webhookRepository(db: Db) {
      * Inserts an endpoint unless the workspace already has `limit`. The workspace row lock makes
      * the count exact under concurrent creations. Returns null when the limit is reached.
      */
-    async createWithinLimit(row: Pick<WebhookEndpointRow, 'id' | 'workspace_id' | 'url' | 'events' | 'secret_ciphertext' | 'secret_last4'>, limit: number): Promise<WebhookEndpointRow | null> {
+    async createWithinLimit(
+      row: Pick<WebhookEndpointRow, 'id' | 'workspace_id' | 'url' | 'events' | 'secret_ciphertext' | 'secret_last4'>,
+      limit: number,
+    ): Promise<WebhookEndpointRow | null> {
       return db.transaction(async (trx) => {
         await trx('workspaces').where({ id: row.workspace_id }).forUpdate().first('id');
         const [{ n }] = await trx('webhook_endpoints').where({ workspace_id: row.workspace_id }).count({ n: '*' });
@@ -101,7 +104,9 @@ export function webhookRepository(db: Db) {
       });
     },
     async listForWorkspace(workspaceId: string): Promise<WebhookEndpointRow[]> {
-      return db('webhook_endpoints').where({ workspace_id: workspaceId }).orderBy([{ column: 'created_at' }, { column: 'id' }]);
+      return db('webhook_endpoints')
+        .where({ workspace_id: workspaceId })
+        .orderBy([{ column: 'created_at' }, { column: 'id' }]);
     },
     async find(id: string): Promise<WebhookEndpointRow | undefined> {
       return db('webhook_endpoints').where({ id }).first();
@@ -132,10 +137,23 @@ export function webhookRepository(db: Db) {
 
     // --- deliveries ------------------------------------------------------------------------
 
-    async listDeliveries(endpointId: string, opts: { status?: DeliveryStatus; limit: number; offset: number }): Promise<{ deliveries: WebhookDeliveryRow[]; total: number }> {
-      const filtered = () => deliveries().where('d.endpoint_id', endpointId).modify((q) => (opts.status ? q.where('d.status', opts.status) : q));
+    async listDeliveries(
+      endpointId: string,
+      opts: { status?: DeliveryStatus; limit: number; offset: number },
+    ): Promise<{ deliveries: WebhookDeliveryRow[]; total: number }> {
+      const filtered = () =>
+        deliveries()
+          .where('d.endpoint_id', endpointId)
+          .modify((q) => (opts.status ? q.where('d.status', opts.status) : q));
       const [rows, [{ n }]] = await Promise.all([
-        filtered().select(DELIVERY_COLUMNS).orderBy([{ column: 'd.created_at', order: 'desc' }, { column: 'd.id', order: 'desc' }]).limit(opts.limit).offset(opts.offset),
+        filtered()
+          .select(DELIVERY_COLUMNS)
+          .orderBy([
+            { column: 'd.created_at', order: 'desc' },
+            { column: 'd.id', order: 'desc' },
+          ])
+          .limit(opts.limit)
+          .offset(opts.offset),
         filtered().count({ n: '*' }),
       ]);
       return { deliveries: rows, total: Number(n) };
@@ -242,9 +260,19 @@ export function webhookRepository(db: Db) {
     }): Promise<AttemptOutcome> {
       const { result } = a;
       const { rows } = await db.raw('select * from record_webhook_attempt(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [
-        a.deliveryId, a.attemptKey, a.trigger, a.manualRedelivery,
-        result.ok, result.statusCode, result.error, Math.round(result.durationMs), result.excerpt,
-        a.retryInSeconds, a.isTest, a.disableAfter, a.disabledReason,
+        a.deliveryId,
+        a.attemptKey,
+        a.trigger,
+        a.manualRedelivery,
+        result.ok,
+        result.statusCode,
+        result.error,
+        Math.round(result.durationMs),
+        result.excerpt,
+        a.retryInSeconds,
+        a.isTest,
+        a.disableAfter,
+        a.disabledReason,
       ]);
       return { status: rows[0].outcome_status, retry: rows[0].outcome_retry };
     },

@@ -17,7 +17,9 @@ export interface Workspace {
   updated_at: Date;
 }
 
-export type WorkspaceChanges = Partial<Pick<Workspace, 'name' | 'plan' | 'plan_active' | 'plan_expires_at' | 'api_access_enabled' | 'frozen' | 'rate_limit_per_minute' | 'max_concurrent_searches'>>;
+export type WorkspaceChanges = Partial<
+  Pick<Workspace, 'name' | 'plan' | 'plan_active' | 'plan_expires_at' | 'api_access_enabled' | 'frozen' | 'rate_limit_per_minute' | 'max_concurrent_searches'>
+>;
 
 export function workspaceRepository(db: Db) {
   return {
@@ -25,7 +27,9 @@ export function workspaceRepository(db: Db) {
     async create(fields: { name: string; plan: string | null; credits?: number } & WorkspaceChanges): Promise<Workspace> {
       const { credits = 0, ...columns } = fields;
       return db.transaction(async (trx) => {
-        const [row] = await trx('workspaces').insert({ id: randomUUID(), ...columns }).returning('*');
+        const [row] = await trx('workspaces')
+          .insert({ id: randomUUID(), ...columns })
+          .returning('*');
         if (credits > 0) await creditLedgerRepository(trx).append({ workspaceId: row.id, bucket: 'workspace', delta: credits, reason: 'grant:initial' });
         await roleFamilyRepository(trx).seedDefaults(row.id);
         return row;

@@ -49,7 +49,11 @@ async function main(): Promise<void> {
     if (people < DEFAULT_CORPUS_SIZE) {
       log(`loading the people corpus (${DEFAULT_CORPUS_SIZE.toLocaleString('en')} profiles, first start only)…`);
       const bar = createProgressWriter(process.stdout);
-      await loadCorpus(seedDb, { size: DEFAULT_CORPUS_SIZE, seed: DEFAULT_CORPUS_SEED, onProgress: (p) => bar.update(progressLine('[dev] people', p.loaded, p.total, `${p.perSecond}/s`)) });
+      await loadCorpus(seedDb, {
+        size: DEFAULT_CORPUS_SIZE,
+        seed: DEFAULT_CORPUS_SEED,
+        onProgress: (p) => bar.update(progressLine('[dev] people', p.loaded, p.total, `${p.perSecond}/s`)),
+      });
       bar.done(progressLine('[dev] people', DEFAULT_CORPUS_SIZE, DEFAULT_CORPUS_SIZE));
     }
     const access = await seedDemo(seedDb, DATA);

@@ -138,11 +138,16 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   else await clearStalePostmaster(opts.dataDir);
 
   const flags = [
-    '-D', opts.dataDir,
-    '-p', String(opts.port),
-    '-c', 'listen_addresses=127.0.0.1',
-    '-c', 'max_connections=300',
-    '-c', `unix_socket_directories=${os.tmpdir()}`,
+    '-D',
+    opts.dataDir,
+    '-p',
+    String(opts.port),
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'max_connections=300',
+    '-c',
+    `unix_socket_directories=${os.tmpdir()}`,
     ...(opts.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
   ];
   const child = spawn(path.join(bin, 'postgres'), flags, { ...owner, stdio: ['ignore', 'pipe', 'pipe'] });

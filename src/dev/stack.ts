@@ -54,7 +54,7 @@ export async function startInfrastructure(opts: InfrastructureOptions): Promise<
   };
   if (postgresResult.status === 'rejected' || temporalResult.status === 'rejected') {
     await stop();
-    const reasons = [postgresResult, temporalResult].filter((r) => r.status === 'rejected').map((r) => String((r).reason?.message ?? (r).reason));
+    const reasons = [postgresResult, temporalResult].filter((r) => r.status === 'rejected').map((r) => String(r.reason?.message ?? r.reason));
     throw new Error(reasons.join('; '));
   }
 

@@ -76,7 +76,9 @@ async function main(): Promise<number> {
     quiet: true,
     log,
   });
-  log(`postgres and temporal ready in ${((Date.now() - started) / 1000).toFixed(1)} s (bootstrap total ${((Date.now() - settings.bootstrapStartedAt) / 1000).toFixed(1)} s)`);
+  log(
+    `postgres and temporal ready in ${((Date.now() - started) / 1000).toFixed(1)} s (bootstrap total ${((Date.now() - settings.bootstrapStartedAt) / 1000).toFixed(1)} s)`,
+  );
 
   let cleaned = false;
   const cleanup = async () => {

@@ -29,7 +29,11 @@ export function broadenCriteria(base: ResolvedCriteria, level: number): { criter
     const added = unique([...family.titles, ...adjacent.flatMap((f) => f.titles.slice(0, 2))]).filter((t) => !(criteria.titles ?? []).includes(t));
     if (added.length) {
       criteria.titles = unique([...(criteria.titles ?? []), ...added]).slice(0, 20);
-      broadening.push({ field: 'titles', change: `added ${added.slice(0, 20 - (base.titles?.length ?? 0)).join(', ')}`, reason: `titles of ${family.label} and adjacent roles (${adjacent.map((f) => f.label).join(', ') || 'none'})` });
+      broadening.push({
+        field: 'titles',
+        change: `added ${added.slice(0, 20 - (base.titles?.length ?? 0)).join(', ')}`,
+        reason: `titles of ${family.label} and adjacent roles (${adjacent.map((f) => f.label).join(', ') || 'none'})`,
+      });
     }
   }
   const metros = unique([criteria.metro, ...(criteria.locations ?? [])].filter((m): m is string => !!m && !!findMetro(m)));
@@ -44,7 +48,11 @@ export function broadenCriteria(base: ResolvedCriteria, level: number): { criter
       const { min, max } = criteria.years_experience;
       const relaxed = { ...(min !== undefined ? { min: Math.max(0, min - 2) } : {}), ...(max !== undefined ? { max: max + 5 } : {}) };
       criteria.years_experience = relaxed;
-      broadening.push({ field: 'years_experience', change: `${JSON.stringify({ min, max })} → ${JSON.stringify(relaxed)}`, reason: 'relaxed by 2 years below and 5 above' });
+      broadening.push({
+        field: 'years_experience',
+        change: `${JSON.stringify({ min, max })} → ${JSON.stringify(relaxed)}`,
+        reason: 'relaxed by 2 years below and 5 above',
+      });
     }
     if (criteria.industries?.length) {
       broadening.push({ field: 'industries', change: `removed ${criteria.industries.join(', ')}`, reason: 'any industry' });

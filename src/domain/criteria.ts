@@ -114,20 +114,15 @@ const referenceString = (resolve: (v: string) => unknown, message: (v: string) =
       }
     });
 
-const skillString = referenceString(
-  canonicalSkill,
-  (v) => `unknown skill ${quote(v)}; ${HINT_CRITERIA} (skills are listed by role family)`,
-);
+const skillString = referenceString(canonicalSkill, (v) => `unknown skill ${quote(v)}; ${HINT_CRITERIA} (skills are listed by role family)`);
 
 const yearsNumber = z.number().min(YB.min).max(YB.max);
 
-const yearsSchema = z
-  .strictObject({ min: yearsNumber.optional(), max: yearsNumber.optional() })
-  .superRefine((v, ctx) => {
-    if (typeof v.min === 'number' && typeof v.max === 'number' && v.min > v.max) {
-      ctx.addIssue({ code: 'custom', path: ['min'], message: `min (${v.min}) must not be greater than max (${v.max})` });
-    }
-  });
+const yearsSchema = z.strictObject({ min: yearsNumber.optional(), max: yearsNumber.optional() }).superRefine((v, ctx) => {
+  if (typeof v.min === 'number' && typeof v.max === 'number' && v.min > v.max) {
+    ctx.addIssue({ code: 'custom', path: ['min'], message: `min (${v.min}) must not be greater than max (${v.max})` });
+  }
+});
 
 const criteriaObject = z.strictObject({
   family: referenceString(resolveFamily, (v) => `unknown role family ${quote(v)}; ${HINT_CRITERIA} (families)`).optional(),
@@ -139,10 +134,7 @@ const criteriaObject = z.strictObject({
     .optional(),
   industries: z
     .array(
-      referenceString(
-        canonicalIndustry,
-        (v) => `unknown industry ${quote(v)}; see GET /reference/industries?q=${encodeURIComponent(v.split(/\s+/)[0] ?? v)}`,
-      ),
+      referenceString(canonicalIndustry, (v) => `unknown industry ${quote(v)}; see GET /reference/industries?q=${encodeURIComponent(v.split(/\s+/)[0] ?? v)}`),
     )
     .max(CRITERIA_BOUNDS.industries.maxItems)
     .optional(),
@@ -165,11 +157,7 @@ const criteriaObject = z.strictObject({
   exclude_companies: z.array(z.string().trim().min(EB.minLength).max(EB.maxLength)).max(EB.maxItems).optional(),
   target: z.int().min(CRITERIA_BOUNDS.target.min).max(CRITERIA_BOUNDS.target.max).optional(),
   read_budget: z.int().min(CRITERIA_BOUNDS.read_budget.min).max(CRITERIA_BOUNDS.read_budget.max).optional(),
-  shortlist_threshold: z
-    .int()
-    .min(CRITERIA_BOUNDS.shortlist_threshold.min)
-    .max(CRITERIA_BOUNDS.shortlist_threshold.max)
-    .optional(),
+  shortlist_threshold: z.int().min(CRITERIA_BOUNDS.shortlist_threshold.min).max(CRITERIA_BOUNDS.shortlist_threshold.max).optional(),
 });
 
 /** The criteria fields alone (no "something to search on" rule, no defaults): intake's partial criteria. */

@@ -17,5 +17,4 @@ export class AppError extends Error {
 }
 
 export const notFound = (code: string, what: string) => new AppError(code, 404, `${what} not found`);
-export const invalidRequest = (message: string, details: Record<string, unknown> | null = null) =>
-  new AppError('invalid_request', 400, message, details);
+export const invalidRequest = (message: string, details: Record<string, unknown> | null = null) => new AppError('invalid_request', 400, message, details);

@@ -4,15 +4,7 @@
  */
 import industrySynonymData from '../reference/data/industry-synonyms.json';
 import skillSynonymData from '../reference/data/skill-synonyms.json';
-import {
-  INDUSTRIES,
-  METROS,
-  ROLE_FAMILIES,
-  SENIORITY_TITLE_WORDS,
-  SKILLS,
-  canonicalIndustry,
-  canonicalSkill,
-} from '../reference/taxonomy';
+import { INDUSTRIES, METROS, ROLE_FAMILIES, SENIORITY_TITLE_WORDS, SKILLS, canonicalIndustry, canonicalSkill } from '../reference/taxonomy';
 import type { Criteria } from './criteria';
 import type { Seniority } from './profile';
 
@@ -201,16 +193,38 @@ export const INDUSTRY_SYNONYMS: Record<string, string> = industrySynonymData;
  * "Software Development", "Human Resources"): they count only next to an industry word
  * ("the Retail industry", "Banking clients", "industry: Insurance").
  */
-const INDUSTRY_CONTEXT_AFTER = /^\s+(?:industry|industries|sector|company|companies|firm|firms|startup|startups|space|market|clients|customers|organi[sz]ations?|business|brands?|vertical)\b/i;
+const INDUSTRY_CONTEXT_AFTER =
+  /^\s+(?:industry|industries|sector|company|companies|firm|firms|startup|startups|space|market|clients|customers|organi[sz]ations?|business|brands?|vertical)\b/i;
 const INDUSTRY_CONTEXT_BEFORE = /(?:industry|sector|vertical)\s*[:-]?\s*$/i;
 const ACTIVITY_INDUSTRIES = new Set(
   [
-    'Software Development', 'Human Resources', 'Civil Engineering', 'Graphic Design', 'Program Development',
-    'Public Policy', 'Market Research', 'Executive Office', 'Government Relations', 'Writing & Editing',
-    'Translation & Localization', 'Professional Training & Coaching', 'Mechanical & Industrial Engineering',
-    'Public Relations & Communications', 'Information Services', 'Industrial Automation', 'Fund-Raising',
-    'Media Production', 'Legal Services', 'Events Services', 'Facilities Services', 'Environmental Services',
-    'Consumer Services', 'Law Enforcement', 'Public Safety', 'Computer Networking', 'Investment Management',
+    'Software Development',
+    'Human Resources',
+    'Civil Engineering',
+    'Graphic Design',
+    'Program Development',
+    'Public Policy',
+    'Market Research',
+    'Executive Office',
+    'Government Relations',
+    'Writing & Editing',
+    'Translation & Localization',
+    'Professional Training & Coaching',
+    'Mechanical & Industrial Engineering',
+    'Public Relations & Communications',
+    'Information Services',
+    'Industrial Automation',
+    'Fund-Raising',
+    'Media Production',
+    'Legal Services',
+    'Events Services',
+    'Facilities Services',
+    'Environmental Services',
+    'Consumer Services',
+    'Law Enforcement',
+    'Public Safety',
+    'Computer Networking',
+    'Investment Management',
   ].map((n) => n.toLowerCase()),
 );
 
@@ -233,8 +247,7 @@ function findIndustries(text: string, taken: Claims): { industries: string[]; co
         if (!/^[A-Z0-9]/.test(h.text)) continue;
         const needsContext = !/\s/.test(c.phrase) || ACTIVITY_INDUSTRIES.has(c.phrase.toLowerCase());
         const context =
-          INDUSTRY_CONTEXT_AFTER.test(text.slice(h.end, h.end + 30)) ||
-          INDUSTRY_CONTEXT_BEFORE.test(text.slice(Math.max(0, h.index - 20), h.index));
+          INDUSTRY_CONTEXT_AFTER.test(text.slice(h.end, h.end + 30)) || INDUSTRY_CONTEXT_BEFORE.test(text.slice(Math.max(0, h.index - 20), h.index));
         if (needsContext && !context) continue;
       }
       claims.claim(h);
@@ -259,10 +272,46 @@ function findIndustries(text: string, taken: Claims): { industries: string[]; co
 const CONTEXT_SKILLS = new Set(['go', 'r', 'c', 'closing', 'cadence', 'outreach', 'lever', 'gong', 'distribution', 'licensing']);
 /** Names that are product names but also lowercase words ("react", "sketch", "safe"): exact case only. */
 const EXACT_CASE_SKILLS = new Set([
-  'react', 'angular', 'amplitude', 'sketch', 'snowflake', 'selenium', 'cucumber', 'puppet', 'postman', 'cypress',
-  'playwright', 'helm', 'hive', 'greenhouse', 'waterfall', 'workday', 'asana', 'looker', 'intercom', 'excel', 'creo',
-  'xero', 'prometheus', 'bash', 'swift', 'rust', 'java', 'scala', 'safe', 'kanban', 'scrum', 'agile', 'git', 'linux',
-  'cerner', 'hyperion', 'splunk', 'jenkins', 'terraform', 'docker',
+  'react',
+  'angular',
+  'amplitude',
+  'sketch',
+  'snowflake',
+  'selenium',
+  'cucumber',
+  'puppet',
+  'postman',
+  'cypress',
+  'playwright',
+  'helm',
+  'hive',
+  'greenhouse',
+  'waterfall',
+  'workday',
+  'asana',
+  'looker',
+  'intercom',
+  'excel',
+  'creo',
+  'xero',
+  'prometheus',
+  'bash',
+  'swift',
+  'rust',
+  'java',
+  'scala',
+  'safe',
+  'kanban',
+  'scrum',
+  'agile',
+  'git',
+  'linux',
+  'cerner',
+  'hyperion',
+  'splunk',
+  'jenkins',
+  'terraform',
+  'docker',
 ]);
 /** Other spellings → reference skill (checked by a unit test). `exact` ones are matched case-sensitively. */
 export const SKILL_SYNONYMS: { phrase: string; skill: string; exact?: boolean }[] = skillSynonymData;
@@ -329,7 +378,16 @@ function findSkills(text: string, taken: Claims): { skills: string[]; confidence
 // ---- years ----
 
 const NUMBER_WORDS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
 };
 // "5", "five", "five (5)"
 const NUM = `(?<![A-Za-z0-9.])(\\d{1,2}|${Object.keys(NUMBER_WORDS).join('|')})(?![A-Za-z0-9])(?:\\s*\\(\\d{1,2}\\))?`;
@@ -340,7 +398,12 @@ const toNumber = (s: string): number => NUMBER_WORDS[s.toLowerCase()] ?? Number.
 function findYears(text: string): { min: number; max?: number; confidence: number } | undefined {
   const patterns: { re: RegExp; range: boolean; confidence: number; needsExperience: boolean }[] = [
     { re: new RegExp(`${NUM}\\s*(?:-|–|—|to)\\s*${NUM}\\+?\\s*${YEARS_WORD}`, 'gi'), range: true, confidence: 0.9, needsExperience: false },
-    { re: new RegExp(`(?:at least|minimum(?: of)?|min\\.?|no less than)\\s+${NUM}\\+?\\s*${YEARS_WORD}`, 'gi'), range: false, confidence: 0.9, needsExperience: false },
+    {
+      re: new RegExp(`(?:at least|minimum(?: of)?|min\\.?|no less than)\\s+${NUM}\\+?\\s*${YEARS_WORD}`, 'gi'),
+      range: false,
+      confidence: 0.9,
+      needsExperience: false,
+    },
     { re: new RegExp(`${NUM}\\s*(?:\\+|plus|or more)\\s*${YEARS_WORD}`, 'gi'), range: false, confidence: 0.9, needsExperience: false },
     { re: new RegExp(`${NUM}\\s*\\+?\\s*${YEARS_WORD}`, 'gi'), range: false, confidence: 0.75, needsExperience: true },
   ];
@@ -368,11 +431,7 @@ function findYears(text: string): { min: number; max?: number; confidence: numbe
 
 // ---- family ----
 
-function pickFamily(
-  text: string,
-  titles: TitleHit[],
-  skills: string[],
-): { family: string; confidence: number } | undefined {
+function pickFamily(text: string, titles: TitleHit[], skills: string[]): { family: string; confidence: number } | undefined {
   const votes = new Map<string, { titles: number; label: number; skills: number }>();
   const vote = (id: string) => {
     let v = votes.get(id);
@@ -393,9 +452,7 @@ function pickFamily(
     .map(([id, v]) => ({ id, v, points: 3 * v.titles + 2 * v.label + v.skills }))
     .sort(
       (a, b) =>
-        b.points - a.points ||
-        (firstTitle.get(a.id) ?? Infinity) - (firstTitle.get(b.id) ?? Infinity) ||
-        (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0),
+        b.points - a.points || (firstTitle.get(a.id) ?? Infinity) - (firstTitle.get(b.id) ?? Infinity) || (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0),
     );
   const top = ranked[0];
   if (!top) return undefined;

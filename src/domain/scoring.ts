@@ -155,11 +155,7 @@ function scoreTitle(profile: PersonProfile, c: ResolvedCriteria): { match: numbe
     const adjacent = findFamily(c.family)?.adjacent ?? [];
     const match = family === c.family ? 1 : family !== '' && adjacent.includes(family) ? 0.5 : 0;
     const reason =
-      match === 1
-        ? `family ${family}`
-        : match > 0
-          ? `family ${family} is adjacent to ${c.family}`
-          : `family ${family || 'unknown'}, not ${c.family}`;
+      match === 1 ? `family ${family}` : match > 0 ? `family ${family} is adjacent to ${c.family}` : `family ${family || 'unknown'}, not ${c.family}`;
     parts.push({ weight: 1, match, reason });
   }
   if (nonEmpty(c.seniority)) {
@@ -185,7 +181,10 @@ function countryOf(metroId: string, location: string): string {
   const metro = metroId ? findMetro(metroId) : undefined;
   if (metro) return metro.country;
   // Profiles print "City, Region, Country"; the last part is the best guess without a metro.
-  const parts = location.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const parts = location
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   return parts.length > 1 ? (parts[parts.length - 1] ?? '') : '';
 }
 
@@ -232,10 +231,7 @@ function scoreYears(profile: PersonProfile, c: ResolvedCriteria): { match: numbe
   const above = max !== undefined && years > max ? years - max : 0;
   const off = Math.max(below, above);
   const match = Math.max(0, 1 - off / YEARS_DECAY);
-  const reason =
-    off === 0
-      ? `${years} years, within ${range}`
-      : `${years} years, ${round2(off)} ${below > 0 ? 'below' : 'above'} ${range}`;
+  const reason = off === 0 ? `${years} years, within ${range}` : `${years} years, ${round2(off)} ${below > 0 ? 'below' : 'above'} ${range}`;
   return { match, reason };
 }
 

@@ -1,6 +1,11 @@
 import type { RoleFamilyRow } from '../db/role-family.repository';
 
-const norm = (s: string) => s.toLowerCase().replace(/[_\-&/]+/g, ' ').replace(/\s+/g, ' ').trim();
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[_\-&/]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** Character bigrams of a normalised string, with multiplicity. */
 function bigrams(s: string): Map<string, number> {

@@ -3,7 +3,12 @@ import { criteriaFieldsSchema } from '../domain/criteria';
 
 /** POST /api/intake */
 export const intakeBody = z.strictObject({
-  rawInput: z.string({ error: 'rawInput is required (free text or a job description)' }).trim().min(1, 'rawInput must not be empty').max(20_000).describe('Free text or a job description'),
+  rawInput: z
+    .string({ error: 'rawInput is required (free text or a job description)' })
+    .trim()
+    .min(1, 'rawInput must not be empty')
+    .max(20_000)
+    .describe('Free text or a job description'),
 });
 export type IntakeBody = z.infer<typeof intakeBody>;
 

@@ -30,7 +30,7 @@ export interface IntakeResult {
 
 function instructions(families: RoleFamilyRow[]): string {
   return [
-    'You turn a recruiter\'s free text or job description into structured search criteria by calling the tool exactly once.',
+    "You turn a recruiter's free text or job description into structured search criteria by calling the tool exactly once.",
     'Fill only what the text states or clearly implies; leave a field out when unsure. Do not invent skills or industries.',
     'For every field you fill, give _meta.confidence[field] between 0 and 1.',
     'metro: a metro area id, label or city (e.g. "san-francisco-bay-area", "New York"). industries and skills: standard names.',
@@ -62,7 +62,7 @@ async function loadFamilies(db: Db, workspaceId: string): Promise<RoleFamilyRow[
     families = [];
   }
   // No code: the caller cannot fix this; the spec gives it 502 without one.
-  if (families.length === 0) throw new AppError(null, 502, 'The workspace\'s role families could not be loaded');
+  if (families.length === 0) throw new AppError(null, 502, "The workspace's role families could not be loaded");
   return families;
 }
 
@@ -93,7 +93,11 @@ export async function runIntake(db: Db, config: Config, workspaceId: string, raw
     // The retry shows the model its own answer and every problem in it.
     const feedback = `The arguments failed validation:\n- ${problems.join('\n- ')}\nCall ${TOOL_NAME} again with corrected arguments.`;
     if (answer.id && answer.arguments !== null) {
-      messages.push({ role: 'assistant', content: null, tool_calls: [{ id: answer.id, type: 'function', function: { name: TOOL_NAME, arguments: answer.arguments } }] });
+      messages.push({
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: answer.id, type: 'function', function: { name: TOOL_NAME, arguments: answer.arguments } }],
+      });
       messages.push({ role: 'tool', tool_call_id: answer.id, content: feedback });
     } else messages.push({ role: 'user', content: feedback });
   }
@@ -122,7 +126,10 @@ function present(input: IntakeToolInput, raw: Record<string, unknown>, families:
   const entityCoverage = Object.fromEntries(
     CHIPS.map((chip) => {
       const found = CHIP_FIELDS[chip].fields.filter(present);
-      return [chip, { resolved: found.length > 0, confidence: found.length ? Math.max(...found.map((f) => confidence[f])) : 0, required: CHIP_FIELDS[chip].required }];
+      return [
+        chip,
+        { resolved: found.length > 0, confidence: found.length ? Math.max(...found.map((f) => confidence[f])) : 0, required: CHIP_FIELDS[chip].required },
+      ];
     }),
   ) as IntakeResult['entityCoverage'];
   return { criteria: { ...criteria, _meta: { confidence } }, entityCoverage, familyUnresolved, familySuggestions, rawToolInput: raw };

@@ -10,7 +10,11 @@ const projectName = z
   .superRefine((name, ctx) => {
     const length = [...name].length;
     if (name.trim() === '' || length > PROJECT_NAME_MAX) {
-      ctx.addIssue({ code: 'custom', message: `must be a non-empty string of at most ${PROJECT_NAME_MAX} characters`, params: { max_length: PROJECT_NAME_MAX, length } });
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be a non-empty string of at most ${PROJECT_NAME_MAX} characters`,
+        params: { max_length: PROJECT_NAME_MAX, length },
+      });
     }
   })
   .meta({ description: `1 to ${PROJECT_NAME_MAX} characters, not blank`, minLength: 1, maxLength: PROJECT_NAME_MAX });

@@ -16,7 +16,8 @@ export async function verifyOpenAiKey(baseUrl: string, apiKey: string): Promise<
     await openaiClient(baseUrl, apiKey).models.list();
     return { ok: true };
   } catch (err) {
-    if (err instanceof OpenAI.APIError && (err.status === 401 || err.status === 403)) return { ok: false, error: `openai rejected the key (HTTP ${err.status})` };
+    if (err instanceof OpenAI.APIError && (err.status === 401 || err.status === 403))
+      return { ok: false, error: `openai rejected the key (HTTP ${err.status})` };
     if (err instanceof OpenAI.APIError && err.status) return { ok: false, error: `openai answered HTTP ${err.status}` };
     return { ok: false, error: 'openai could not be reached' };
   }

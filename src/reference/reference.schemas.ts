@@ -19,8 +19,22 @@ export const healthStatus = z
   })
   .meta({ id: 'Health' });
 
-export const healthQuery = z.object({ worker: z.stringbool({ truthy: ['true'], falsy: ['false'] }).default(false).meta({ description: 'true probes a worker end to end', override: { type: 'boolean' } }) });
+export const healthQuery = z.object({
+  worker: z
+    .stringbool({ truthy: ['true'], falsy: ['false'] })
+    .default(false)
+    .meta({ description: 'true probes a worker end to end', override: { type: 'boolean' } }),
+});
 
 export const action = z
-  .strictObject({ name: z.string(), method: z.enum(['GET', 'POST', 'PATCH', 'DELETE']), path: z.string(), scope: z.string(), cost: z.string(), cost_line: z.string(), summary: z.string(), proposable: z.boolean() })
+  .strictObject({
+    name: z.string(),
+    method: z.enum(['GET', 'POST', 'PATCH', 'DELETE']),
+    path: z.string(),
+    scope: z.string(),
+    cost: z.string(),
+    cost_line: z.string(),
+    summary: z.string(),
+    proposable: z.boolean(),
+  })
   .meta({ id: 'Action' });

@@ -147,7 +147,9 @@ function normKey(s: string): string {
 }
 
 function industryKey(s: string): string {
-  return normKey(s).replace(/\s*\/\s*/g, ' & ').replace(/ and /g, ' & ');
+  return normKey(s)
+    .replace(/\s*\/\s*/g, ' & ')
+    .replace(/ and /g, ' & ');
 }
 
 function compareText(a: string, b: string): number {
@@ -281,7 +283,10 @@ function escapeRegex(s: string): string {
 }
 
 function wordsRegex(words: string[]): RegExp {
-  const alt = [...words].sort((a, b) => b.length - a.length).map(escapeRegex).join('|');
+  const alt = [...words]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegex)
+    .join('|');
   return new RegExp(`(?<![a-z0-9])(?:${alt})(?![a-z0-9])`, 'i');
 }
 

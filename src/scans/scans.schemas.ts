@@ -5,7 +5,9 @@ import { launchBody, launchedSearch, search } from '../searches/searches.schemas
  * POST /api/scans: the key API's launch body (`launchBody`: criteria or jd_text, validated and
  * resolved by the same schema) plus the project; the Idempotency-Key header is required as there.
  */
-export const createScanBody = launchBody.safeExtend({ project_id: z.string().describe('The project to search in') }).meta({ id: 'CreateScan', description: 'project_id with criteria or jd_text' });
+export const createScanBody = launchBody
+  .safeExtend({ project_id: z.string().describe('The project to search in') })
+  .meta({ id: 'CreateScan', description: 'project_id with criteria or jd_text' });
 export type CreateScanBody = z.output<typeof createScanBody>;
 
 // ---- responses ----

@@ -29,7 +29,14 @@ export async function launchScan(db: Db, temporal: Temporal, config: Config, wor
   const { project_id: projectId, ...launch } = body;
   // A malformed id is "not found", like another workspace's project.
   if (!isUuid(projectId)) throw new AppError('project_not_found', 404, 'Project not found');
-  const { search, reused } = await launchSearch(db, { workspace, key: { id: null, funding_mode: 'workspace' }, projectId, idempotencyKey, body: launch, baseUrl: config.publicBaseUrl });
+  const { search, reused } = await launchSearch(db, {
+    workspace,
+    key: { id: null, funding_mode: 'workspace' },
+    projectId,
+    idempotencyKey,
+    body: launch,
+    baseUrl: config.publicBaseUrl,
+  });
   if (search.status === 'queued') await startPass(db, temporal, search, search.pass_count);
   return { scan: { ...searchResource(search, config.publicBaseUrl), reused }, reused };
 }

@@ -12,8 +12,10 @@ import { workflowIds } from '../temporal/workflow-ids';
 
 /** 409 unless the search is complete: a new pass starts only from a finished search. */
 export function assertComplete(search: SearchRow): void {
-  if (search.status === 'queued' || search.status === 'running') throw new AppError('search_running', 409, 'The search is still running; try again once it has completed');
-  if (search.status !== 'complete') throw new AppError('search_not_finished', 409, `The search ended ${search.status}; only a completed search can take a new pass`);
+  if (search.status === 'queued' || search.status === 'running')
+    throw new AppError('search_running', 409, 'The search is still running; try again once it has completed');
+  if (search.status !== 'complete')
+    throw new AppError('search_not_finished', 409, `The search ended ${search.status}; only a completed search can take a new pass`);
 }
 
 /** Books a database pass: a new pass row, the search queued for a slot like any pass. No credits. */
@@ -60,12 +62,30 @@ export async function runDatabasePass(db: Db, ref: { searchId: string; pass: num
       return { candidate_id: r.candidate_id, score: scored.score, breakdown: scored.breakdown, profile: r.latest ?? undefined };
     });
     await people.storeScores(search.id, scores);
-    await followScores(trx, search, search.criteria, { kind: 'pass', source: 'database_pass', dedupeKey: `shortlist.changed:database_pass:${search.id}:${ref.pass}`, baseUrl, always: true });
+    await followScores(trx, search, search.criteria, {
+      kind: 'pass',
+      source: 'database_pass',
+      dedupeKey: `shortlist.changed:database_pass:${search.id}:${ref.pass}`,
+      baseUrl,
+      always: true,
+    });
     const after = (await searches.find(search.id))!;
     const outcome = outcomeFor(after, search.criteria);
-    await passes.update(search.id, ref.pass, { status: 'complete', outcome, stop_reason: search.stop_reason ?? pass.previous?.stop_reason ?? null, profiles_read: rows.length, delivered: rows.length, closed_at: 'now' });
+    await passes.update(search.id, ref.pass, {
+      status: 'complete',
+      outcome,
+      stop_reason: search.stop_reason ?? pass.previous?.stop_reason ?? null,
+      profiles_read: rows.length,
+      delivered: rows.length,
+      closed_at: 'now',
+    });
     const closed = await searches.close(search.id, { status: 'complete', outcome, stop_reason: pass.previous?.stop_reason ?? search.stop_reason });
-    await writeEvent(trx, { workspaceId: closed.workspace_id, type: 'search.completed', data: searchEventData(closed, baseUrl), dedupeKey: `search.completed:${closed.id}:${ref.pass}` });
+    await writeEvent(trx, {
+      workspaceId: closed.workspace_id,
+      type: 'search.completed',
+      data: searchEventData(closed, baseUrl),
+      dedupeKey: `search.completed:${closed.id}:${ref.pass}`,
+    });
     return { rescored: rows.length, refreshed };
   });
 }

@@ -38,11 +38,19 @@ export async function requestExpansion(db: Db, req: { workspace: Workspace; key:
       throw new AppError('search_running', 409, 'A search of this project is still running; expand it once it has completed');
     }
     const latest = searches[0];
-    if (latest.status !== 'complete') throw new AppError('search_not_finished', 409, `The most recent search of this project ended ${latest.status}; only a completed search can be expanded`, { search_id: latest.id, status: latest.status });
+    if (latest.status !== 'complete')
+      throw new AppError('search_not_finished', 409, `The most recent search of this project ended ${latest.status}; only a completed search can be expanded`, {
+        search_id: latest.id,
+        status: latest.status,
+      });
 
     const expansions = await passes.expansionStatuses(req.projectId);
     const succeeded = expansions.filter((status) => status === 'complete').length;
-    if (succeeded >= MAX_EXPANSION_LEVEL) throw new AppError('expansion_limit', 409, `A project can be expanded at most ${MAX_EXPANSION_LEVEL} times`, { expansions: succeeded, limit: MAX_EXPANSION_LEVEL });
+    if (succeeded >= MAX_EXPANSION_LEVEL)
+      throw new AppError('expansion_limit', 409, `A project can be expanded at most ${MAX_EXPANSION_LEVEL} times`, {
+        expansions: succeeded,
+        limit: MAX_EXPANSION_LEVEL,
+      });
 
     const workspace = (await workspaceRepository(trx).find(req.workspace.id))!;
     planCheck(workspace);
@@ -66,7 +74,13 @@ export async function requestExpansion(db: Db, req: { workspace: Workspace; key:
       previous: { outcome: latest.outcome, stop_reason: latest.stop_reason, closed_at: latest.closed_at },
     });
     const search = await searchRows.update(latest.id, { status: 'queued', pass_count: pass });
-    await creditLedgerRepository(trx).append({ workspaceId: workspace.id, bucket, delta: -1, reason: 'search:expansion', uniqueKey: reserveKey(latest.id, pass) });
+    await creditLedgerRepository(trx).append({
+      workspaceId: workspace.id,
+      bucket,
+      delta: -1,
+      reason: 'search:expansion',
+      uniqueKey: reserveKey(latest.id, pass),
+    });
     return { search, pass, level, attempt, criteria, broadening };
   });
 }

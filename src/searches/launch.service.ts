@@ -45,10 +45,15 @@ function resolveCriteria(body: LaunchBody): { criteria: ResolvedCriteria; jdText
   const extraction = extractCriteria(body.jd_text ?? '');
   const parsed = parseCriteria(extraction.criteria);
   if (!parsed.ok) {
-    throw new AppError('invalid_criteria', 400, 'The job description did not yield usable criteria: ' + parsed.problems.map((p) => `${p.field}: ${p.message}`).join('; '), {
-      problems: parsed.problems,
-      extracted: extraction.criteria,
-    });
+    throw new AppError(
+      'invalid_criteria',
+      400,
+      'The job description did not yield usable criteria: ' + parsed.problems.map((p) => `${p.field}: ${p.message}`).join('; '),
+      {
+        problems: parsed.problems,
+        extracted: extraction.criteria,
+      },
+    );
   }
   return { criteria: parsed.criteria, jdText: body.jd_text ?? null, confidence: extraction.confidence };
 }
@@ -99,11 +104,23 @@ export async function launchSearch(db: Db, req: LaunchRequest): Promise<LaunchRe
 
     if ((await searches.launchedToday(workspace.id)) >= MAX_LAUNCHES_PER_DAY) {
       const retryAfter = 86_400 - (Math.floor(Date.now() / 1000) % 86_400);
-      throw new AppError('daily_search_limit', 429, `At most ${MAX_LAUNCHES_PER_DAY} searches can be launched per UTC day`, { retry_after_seconds: retryAfter, limit: MAX_LAUNCHES_PER_DAY }, { 'Retry-After': String(retryAfter) });
+      throw new AppError(
+        'daily_search_limit',
+        429,
+        `At most ${MAX_LAUNCHES_PER_DAY} searches can be launched per UTC day`,
+        { retry_after_seconds: retryAfter, limit: MAX_LAUNCHES_PER_DAY },
+        { 'Retry-After': String(retryAfter) },
+      );
     }
     const { running, queued } = await searches.activeCounts(workspace.id);
     if (queued >= MAX_QUEUED_SEARCHES) {
-      throw new AppError('concurrent_search_limit', 429, `${queued} searches are already waiting for a slot; retry when some have finished`, { retry_after_seconds: 30, running, queued }, { 'Retry-After': '30' });
+      throw new AppError(
+        'concurrent_search_limit',
+        429,
+        `${queued} searches are already waiting for a slot; retry when some have finished`,
+        { retry_after_seconds: 30, running, queued },
+        { 'Retry-After': '30' },
+      );
     }
 
     const bucket = req.key.funding_mode;
@@ -122,12 +139,31 @@ export async function launchSearch(db: Db, req: LaunchRequest): Promise<LaunchRe
       jd_confidence: confidence,
       funding_bucket: bucket,
     });
-    await searchPassRepository(trx).insert({ search_id: search.id, pass: 1, kind: 'launch', criteria, status: 'queued', workflow_id: workflowIds.searchPass(search.id, 1) });
-    await idempotencyKeys.insert({ workspace_id: workspace.id, key: idempotencyKey, route: LAUNCH_ROUTE, project_id: project.id, body_hash: bodyHash, search_id: search.id });
+    await searchPassRepository(trx).insert({
+      search_id: search.id,
+      pass: 1,
+      kind: 'launch',
+      criteria,
+      status: 'queued',
+      workflow_id: workflowIds.searchPass(search.id, 1),
+    });
+    await idempotencyKeys.insert({
+      workspace_id: workspace.id,
+      key: idempotencyKey,
+      route: LAUNCH_ROUTE,
+      project_id: project.id,
+      body_hash: bodyHash,
+      search_id: search.id,
+    });
     await ledger.append({ workspaceId: workspace.id, bucket, delta: -1, reason: 'search:launch', uniqueKey: reserveKey(search.id, 1) });
     // Only a launch that has to wait its turn is "queued" for subscribers.
     if (running + queued >= workspace.max_concurrent_searches) {
-      await writeEvent(trx, { workspaceId: workspace.id, type: 'search.queued', data: searchEventData(search, req.baseUrl), dedupeKey: `search.queued:${search.id}:1` });
+      await writeEvent(trx, {
+        workspaceId: workspace.id,
+        type: 'search.queued',
+        data: searchEventData(search, req.baseUrl),
+        dedupeKey: `search.queued:${search.id}:1`,
+      });
     }
     return { search, reused: false };
   });

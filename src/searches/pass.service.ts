@@ -56,7 +56,12 @@ export async function claimSlot(db: Db, ref: PassRef, baseUrl: string): Promise<
     if (running >= workspace.max_concurrent_searches || (await searches.olderQueuedExists(current))) return { claimed: false };
     const started = await searches.markRunning(ref.searchId);
     await searchPassRepository(trx).update(ref.searchId, ref.pass, { status: 'running' });
-    await writeEvent(trx, { workspaceId: workspace.id, type: 'search.started', data: searchEventData(started, baseUrl), dedupeKey: `search.started:${ref.searchId}:${ref.pass}` });
+    await writeEvent(trx, {
+      workspaceId: workspace.id,
+      type: 'search.started',
+      data: searchEventData(started, baseUrl),
+      dedupeKey: `search.started:${ref.searchId}:${ref.pass}`,
+    });
     return { claimed: true };
   });
 }
@@ -86,16 +91,29 @@ const outcomeOf = (search: SearchRow, pass: PassRow, returned: number, read: num
  * the search (people found by an earlier pass stay as they are). A page already recorded (a
  * retried activity) is not processed again.
  */
-export async function processPage(db: Db, source: ProfileSource, ref: PassRef & { page: number }, heartbeat: () => void = () => undefined): Promise<PageOutcome> {
+export async function processPage(
+  db: Db,
+  source: ProfileSource,
+  ref: PassRef & { page: number },
+  heartbeat: () => void = () => undefined,
+): Promise<PageOutcome> {
   const people = searchPeopleRepository(db);
-  const [search, pass] = await Promise.all([searchRepository(db).find(ref.searchId).then((s) => s!), findPass(db, ref)]);
+  const [search, pass] = await Promise.all([
+    searchRepository(db)
+      .find(ref.searchId)
+      .then((s) => s!),
+    findPass(db, ref),
+  ]);
   const done = await people.processedPage(ref.searchId, ref.pass, ref.page);
   if (done) return outcomeOf(search, pass, done.returned, done.read);
 
   const { criteria } = pass;
   const results = await source.searchPage(criteria, ref.page, PAGE_SIZE);
   heartbeat();
-  const known = await people.knownPersonIds(ref.searchId, results.map((r) => r.person_id));
+  const known = await people.knownPersonIds(
+    ref.searchId,
+    results.map((r) => r.person_id),
+  );
   const fresh = results.filter((r) => !known.has(r.person_id));
   const budget = Math.max(0, criteria.read_budget - pass.profiles_read);
   const profiles = await source.readProfiles(fresh.slice(0, budget).map((r) => r.person_id));
@@ -111,7 +129,10 @@ export async function processPage(db: Db, source: ProfileSource, ref: PassRef & 
     const again = await peopleTx.processedPage(ref.searchId, ref.pass, ref.page);
     if (again) return outcomeOf(locked, lockedPass, again.returned, again.read);
 
-    const ids = await peopleTx.candidateIds(locked.project_id, fresh.map((r) => r.person_id));
+    const ids = await peopleTx.candidateIds(
+      locked.project_id,
+      fresh.map((r) => r.person_id),
+    );
     const alreadyListed = await shortlist.listedAmong(locked.project_id, [...ids.values()]);
     let seq = await peopleTx.maxSeq(ref.searchId);
     let read = 0;
@@ -156,7 +177,15 @@ export async function processPage(db: Db, source: ProfileSource, ref: PassRef & 
     let added = 0; // equals toShortlist.length unless a concurrent add won the race
     if (toShortlist.length) {
       await projectRepository(trx).lock(locked.project_id); // shortlist changes serialise on the project
-      const inserted = await shortlist.addNew(toShortlist.map((candidateId) => ({ project_id: locked.project_id, candidate_id: candidateId, search_id: ref.searchId, pass: ref.pass, source: ref.pass === 1 ? 'search' : 'expansion' })));
+      const inserted = await shortlist.addNew(
+        toShortlist.map((candidateId) => ({
+          project_id: locked.project_id,
+          candidate_id: candidateId,
+          search_id: ref.searchId,
+          pass: ref.pass,
+          source: ref.pass === 1 ? 'search' : 'expansion',
+        })),
+      );
       added = inserted.length;
     }
     const updated = await searches.update(ref.searchId, {
@@ -165,7 +194,11 @@ export async function processPage(db: Db, source: ProfileSource, ref: PassRef & 
       shortlisted: locked.shortlisted + added,
       pages_fetched: locked.pages_fetched + 1,
     });
-    const updatedPass = await passes.update(ref.searchId, ref.pass, { profiles_read: lockedPass.profiles_read + read, delivered: lockedPass.delivered + read, shortlisted: lockedPass.shortlisted + added });
+    const updatedPass = await passes.update(ref.searchId, ref.pass, {
+      profiles_read: lockedPass.profiles_read + read,
+      delivered: lockedPass.delivered + read,
+      shortlisted: lockedPass.shortlisted + added,
+    });
     await peopleTx.recordPage(ref.searchId, ref.pass, ref.page, { returned: results.length, read });
     return outcomeOf(updated, updatedPass, results.length, read);
   });
@@ -198,7 +231,12 @@ export async function completePass(db: Db, ref: PassRef & { stopReason: StopReas
       const outcome = outcomeFor(search, (await findPass(trx, ref)).criteria);
       const closed = await searches.close(ref.searchId, { status: 'complete', outcome, stop_reason: ref.stopReason });
       await searchPassRepository(trx).update(ref.searchId, ref.pass, { status: 'complete', outcome, stop_reason: ref.stopReason, closed_at: 'now' });
-      await writeEvent(trx, { workspaceId: closed.workspace_id, type: 'search.completed', data: searchEventData(closed, baseUrl), dedupeKey: `search.completed:${closed.id}:${ref.pass}` });
+      await writeEvent(trx, {
+        workspaceId: closed.workspace_id,
+        type: 'search.completed',
+        data: searchEventData(closed, baseUrl),
+        dedupeKey: `search.completed:${closed.id}:${ref.pass}`,
+      });
       const added = await shortlistRepository(trx).addedByPass(closed.id, ref.pass);
       if (added.length) {
         await writeShortlistChanged(trx, {
@@ -230,14 +268,35 @@ export async function failPass(db: Db, ref: PassRef & { reason: string; stopReas
     const pass = await findPass(trx, ref);
     if (pass.status === 'queued' || pass.status === 'running') {
       const stopReason = ref.stopReason ?? 'error';
-      await searchPassRepository(trx).update(ref.searchId, ref.pass, { status: 'failed', stop_reason: stopReason, failure_reason: ref.reason.slice(0, 500), closed_at: 'now' });
+      await searchPassRepository(trx).update(ref.searchId, ref.pass, {
+        status: 'failed',
+        stop_reason: stopReason,
+        failure_reason: ref.reason.slice(0, 500),
+        closed_at: 'now',
+      });
       const reserved = await ledger.findByUniqueKey(reserveKey(search.id, ref.pass));
       if (reserved) {
-        await ledger.append({ workspaceId: search.workspace_id, bucket: reserved.bucket, delta: -reserved.delta, reason: 'search:refund', uniqueKey: refundKey(search.id, ref.pass) });
+        await ledger.append({
+          workspaceId: search.workspace_id,
+          bucket: reserved.bucket,
+          delta: -reserved.delta,
+          reason: 'search:refund',
+          uniqueKey: refundKey(search.id, ref.pass),
+        });
       }
       if (ref.pass === 1) {
-        const failed = await searches.close(ref.searchId, { status: 'failed', outcome: null, stop_reason: stopReason, failure_reason: ref.reason.slice(0, 500) });
-        await writeEvent(trx, { workspaceId: failed.workspace_id, type: 'search.failed', data: searchEventData(failed, baseUrl), dedupeKey: `search.failed:${failed.id}:${ref.pass}` });
+        const failed = await searches.close(ref.searchId, {
+          status: 'failed',
+          outcome: null,
+          stop_reason: stopReason,
+          failure_reason: ref.reason.slice(0, 500),
+        });
+        await writeEvent(trx, {
+          workspaceId: failed.workspace_id,
+          type: 'search.failed',
+          data: searchEventData(failed, baseUrl),
+          dedupeKey: `search.failed:${failed.id}:${ref.pass}`,
+        });
       } else {
         await searches.update(ref.searchId, { status: 'complete', ...(pass.previous ?? {}) });
       }

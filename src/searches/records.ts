@@ -3,10 +3,28 @@ import type { CandidateSummary } from '../providers/profile-source';
 
 /** The Records CSV columns, in the spec's order. */
 export const RECORD_COLUMNS = [
-  'status', 'score', 'page', 'first_name', 'last_name', 'title', 'company', 'location', 'network_url', 'open_profile', 'premium',
-  'summary', 'candidate_id', 'about', 'experience_history', 'education', 'skills', 'certifications', 'languages', 'projects', 'connections',
+  'status',
+  'score',
+  'page',
+  'first_name',
+  'last_name',
+  'title',
+  'company',
+  'location',
+  'network_url',
+  'open_profile',
+  'premium',
+  'summary',
+  'candidate_id',
+  'about',
+  'experience_history',
+  'education',
+  'skills',
+  'certifications',
+  'languages',
+  'projects',
+  'connections',
 ] as const;
-
 
 /** One record: everything the result page showed, plus the profile when it was read. */
 export function recordResource(row: PersonRow) {

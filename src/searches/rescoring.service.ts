@@ -133,7 +133,12 @@ export async function applyScoring(db: Db, input: { searchId: string; body: unkn
     const searches = searchRepository(trx);
     const people = searchPeopleRepository(trx);
     const search = await searches.lock(input.searchId);
-    if (search.status !== 'complete') throw new AppError(search.status === 'failed' ? 'search_not_finished' : 'search_running', 409, `The search is ${search.status}; scoring changes apply to completed searches`);
+    if (search.status !== 'complete')
+      throw new AppError(
+        search.status === 'failed' ? 'search_not_finished' : 'search_running',
+        409,
+        `The search is ${search.status}; scoring changes apply to completed searches`,
+      );
     // The body crossed a workflow boundary as JSON: the route's schema reads it back.
     const { scoring } = resolveScoringChange(search, scoringChangeBody.parse(input.body));
     const current = await people.scored(search.id);
@@ -143,8 +148,22 @@ export async function applyScoring(db: Db, input: { searchId: string; body: unkn
     });
     await people.storeScores(search.id, scores);
     const updated = await searches.update(search.id, { criteria: scoring.criteria, scoring_weights: scoring.weights });
-    const { added, removed } = await followScores(trx, updated, scoring.criteria, { kind: 'rescored', source: 'scoring', dedupeKey: `shortlist.changed:scoring:${search.id}:${input.requestId}`, baseUrl: input.baseUrl });
+    const { added, removed } = await followScores(trx, updated, scoring.criteria, {
+      kind: 'rescored',
+      source: 'scoring',
+      dedupeKey: `shortlist.changed:scoring:${search.id}:${input.requestId}`,
+      baseUrl: input.baseUrl,
+    });
     const shortlisted = (await searches.find(search.id))!.shortlisted;
-    return { search_id: search.id, rescored: scores.length, changed: scores.filter((s) => s.changed).length, added, removed, shortlisted, criteria: scoring.criteria, weights: scoring.weights };
+    return {
+      search_id: search.id,
+      rescored: scores.length,
+      changed: scores.filter((s) => s.changed).length,
+      added,
+      removed,
+      shortlisted,
+      criteria: scoring.criteria,
+      weights: scoring.weights,
+    };
   });
 }

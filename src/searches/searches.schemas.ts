@@ -10,7 +10,10 @@ const IDEMPOTENCY_KEY = /^[\x20-\x7e]{8,160}$/;
 export const searchParams = z.object({ searchId: z.uuid().describe('Search id') });
 
 export const launchHeaders = z.object({
-  'Idempotency-Key': z.string().regex(IDEMPOTENCY_KEY, 'send an Idempotency-Key header of 8 to 160 printable characters').describe('8 to 160 printable characters; a replay with the same project and body answers the first search'),
+  'Idempotency-Key': z
+    .string()
+    .regex(IDEMPOTENCY_KEY, 'send an Idempotency-Key header of 8 to 160 printable characters')
+    .describe('8 to 160 printable characters; a replay with the same project and body answers the first search'),
 });
 
 /** criteria (validated and resolved) or a job description of 40+ characters, not both. */
@@ -23,7 +26,12 @@ export const launchBody = z
     const hasCriteria = b.criteria !== undefined && b.criteria !== null;
     if (hasCriteria && b.jd_text !== undefined) ctx.addIssue({ code: 'custom', message: 'send either criteria or jd_text, not both', path: [] });
     else if (!hasCriteria && (b.jd_text === undefined || b.jd_text.trim().length < JD_MIN_LENGTH)) {
-      ctx.addIssue({ code: 'custom', message: `send criteria (an object) or jd_text of at least ${JD_MIN_LENGTH} characters`, path: [], params: { code: 'criteria_required', jd_min_length: JD_MIN_LENGTH } });
+      ctx.addIssue({
+        code: 'custom',
+        message: `send criteria (an object) or jd_text of at least ${JD_MIN_LENGTH} characters`,
+        path: [],
+        params: { code: 'criteria_required', jd_min_length: JD_MIN_LENGTH },
+      });
     }
   })
   .meta({ id: 'LaunchSearch', description: 'criteria or jd_text' });
@@ -38,12 +46,22 @@ export const launchInvalidCode = ({ section, path }: { section: string; path: re
   section === 'headers' ? ('idempotency_key_required' as const) : path[0] === 'criteria' ? ('invalid_criteria' as const) : undefined;
 export const LAUNCH_INVALID_CODES = ['idempotency_key_required', 'criteria_required', 'invalid_criteria'] as const;
 /** What launchSearch can refuse with (beyond a missing project). */
-export const LAUNCH_ERRORS = ['invalid_criteria', 'idempotency_key_reused', 'plan_required', 'no_active_plan', 'shortlist_allocation_exhausted', 'daily_search_limit', 'concurrent_search_limit'] as const;
+export const LAUNCH_ERRORS = [
+  'invalid_criteria',
+  'idempotency_key_reused',
+  'plan_required',
+  'no_active_plan',
+  'shortlist_allocation_exhausted',
+  'daily_search_limit',
+  'concurrent_search_limit',
+] as const;
 
 const intParam = (description: string) => z.coerce.number<string>().int().describe(description);
 
 export const peopleQuery = z.object({
-  limit: intParam('1 to 500, default 100; out-of-range values are clamped').optional().transform((v) => Math.min(500, Math.max(1, v ?? 100))),
+  limit: intParam('1 to 500, default 100; out-of-range values are clamped')
+    .optional()
+    .transform((v) => Math.min(500, Math.max(1, v ?? 100))),
   offset: intParam('0 or more, default 0').min(0).default(0),
   min_score: intParam('only people scoring at least this').optional(),
   profile: z
@@ -75,7 +93,12 @@ export const scoringChangeBody = z
       .describe('Partial criteria (null removes a field); titles, family, metro or locations changes are refused with needs_new_search')
       .optional(),
     weights: z
-      .strictObject(Object.fromEntries(WEIGHT_KEYS.map((k) => [k, z.number().min(0).max(100).optional()])) as Record<keyof typeof DEFAULT_WEIGHTS, z.ZodOptional<z.ZodNumber>>)
+      .strictObject(
+        Object.fromEntries(WEIGHT_KEYS.map((k) => [k, z.number().min(0).max(100).optional()])) as Record<
+          keyof typeof DEFAULT_WEIGHTS,
+          z.ZodOptional<z.ZodNumber>
+        >,
+      )
       .describe('Weights 0–100; at least one must stay above 0')
       .optional(),
   })
@@ -111,7 +134,9 @@ export const resolvedCriteria = z
   })
   .meta({ id: 'ResolvedCriteria', description: 'Criteria with defaults applied and reference values canonical' });
 
-export const searchLinks = z.strictObject({ search: z.url(), records: z.url(), records_csv: z.url(), shortlist: z.url(), shortlist_csv: z.url() }).meta({ id: 'SearchLinks' });
+export const searchLinks = z
+  .strictObject({ search: z.url(), records: z.url(), records_csv: z.url(), shortlist: z.url(), shortlist_csv: z.url() })
+  .meta({ id: 'SearchLinks' });
 
 const searchCounts = {
   status: z.enum(SEARCH_STATUSES),
@@ -159,7 +184,9 @@ export const search = z
   })
   .meta({ id: 'Search' });
 
-export const launchedSearch = search.extend({ reused: z.boolean().describe('true for an idempotent replay (200, no credit used)') }).meta({ id: 'LaunchedSearch' });
+export const launchedSearch = search
+  .extend({ reused: z.boolean().describe('true for an idempotent replay (200, no credit used)') })
+  .meta({ id: 'LaunchedSearch' });
 
 export const criterionScore = z
   .strictObject({ criterion: z.string(), weight: z.number(), match: z.number().min(0).max(1), points: z.number(), reason: z.string() })
@@ -175,7 +202,9 @@ export const person = z
   })
   .meta({ id: 'Person' });
 
-export const peoplePage = z.strictObject({ people: z.array(person), total: z.int().describe('People matching the filter; 0 past the end') }).meta({ id: 'PeoplePage' });
+export const peoplePage = z
+  .strictObject({ people: z.array(person), total: z.int().describe('People matching the filter; 0 past the end') })
+  .meta({ id: 'PeoplePage' });
 
 export const searchRecord = z
   .strictObject({

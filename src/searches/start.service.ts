@@ -20,16 +20,32 @@ export const searchAttributes = (search: SearchRow) =>
  * (returns the running or finished one). When Temporal cannot be reached the caller's state stays
  * as committed and the client is told to retry.
  */
-export async function startSearchWorkflow<N extends WorkflowName>(temporal: TemporalTarget, search: SearchRow, wf: WorkflowDef<N>, workflowId: string, args: StartOptions<N>['args']): Promise<WorkflowHandle> {
+export async function startSearchWorkflow<N extends WorkflowName>(
+  temporal: TemporalTarget,
+  search: SearchRow,
+  wf: WorkflowDef<N>,
+  workflowId: string,
+  args: StartOptions<N>['args'],
+): Promise<WorkflowHandle> {
   try {
     // REJECT_DUPLICATE: a pass runs once, even when its start is repeated after its workflow ended.
-    return await startWorkflow(temporal, wf, { workflowId, args, workflowIdReusePolicy: 'REJECT_DUPLICATE', typedSearchAttributes: searchAttributes(search) } as StartOptions<N>);
+    return await startWorkflow(temporal, wf, {
+      workflowId,
+      args,
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      typedSearchAttributes: searchAttributes(search),
+    } as StartOptions<N>);
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) return temporal.client.workflow.getHandle(workflowId);
-    throw new AppError('service_unavailable', 503, 'The request was accepted but its work could not be started yet; retry', { search_id: search.id, retry_after_seconds: 5 }, { 'Retry-After': '5' });
+    throw new AppError(
+      'service_unavailable',
+      503,
+      'The request was accepted but its work could not be started yet; retry',
+      { search_id: search.id, retry_after_seconds: 5 },
+      { 'Retry-After': '5' },
+    );
   }
 }
-
 
 /**
  * Starts the workflow of a booked pass (a no-op when it runs already) and records that it

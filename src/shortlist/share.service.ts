@@ -5,7 +5,16 @@ import { shortlistMembers } from './shortlist.service';
 export interface SharedShortlist {
   project_name: string;
   shortlisted: number;
-  members: { candidate_id: string; name: string; title: string; company: string; location: string; network_url: string; score: number | null; added_at: string }[];
+  members: {
+    candidate_id: string;
+    name: string;
+    title: string;
+    company: string;
+    location: string;
+    network_url: string;
+    score: number | null;
+    added_at: string;
+  }[];
 }
 
 export type ShareLookup = { status: 'ok'; share: SharedShortlist } | { status: 'not_found' } | { status: 'expired' };
@@ -25,7 +34,16 @@ export async function readShare(db: Db, token: string): Promise<ShareLookup> {
     share: {
       project_name: project.name,
       shortlisted: members.length,
-      members: members.map(({ candidate_id, name, title, company, location, network_url, score, added_at }) => ({ candidate_id, name, title, company, location, network_url, score, added_at })),
+      members: members.map(({ candidate_id, name, title, company, location, network_url, score, added_at }) => ({
+        candidate_id,
+        name,
+        title,
+        company,
+        location,
+        network_url,
+        score,
+        added_at,
+      })),
     },
   };
 }

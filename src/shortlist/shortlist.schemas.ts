@@ -2,13 +2,28 @@ import { z } from 'zod';
 
 export const MAX_IDS_PER_ADD = 200;
 
-export const memberParams = z.object({ projectId: z.uuid().describe('Project id'), candidateId: z.string().describe('Candidate id (an unknown or malformed id is simply not on the list)') });
+export const memberParams = z.object({
+  projectId: z.uuid().describe('Project id'),
+  candidateId: z.string().describe('Candidate id (an unknown or malformed id is simply not on the list)'),
+});
 
 /** 1 to 200 candidate ids; repeats count once. */
 export const addMembersBody = z
-  .strictObject({ candidate_ids: z.array(z.string()).max(MAX_IDS_PER_ADD).nullish().describe(`1 to ${MAX_IDS_PER_ADD} candidate ids from the people of the project's searches`) })
+  .strictObject({
+    candidate_ids: z
+      .array(z.string())
+      .max(MAX_IDS_PER_ADD)
+      .nullish()
+      .describe(`1 to ${MAX_IDS_PER_ADD} candidate ids from the people of the project's searches`),
+  })
   .superRefine((b, ctx) => {
-    if (!b.candidate_ids?.length) ctx.addIssue({ code: 'custom', message: `send candidate_ids: an array of 1 to ${MAX_IDS_PER_ADD} candidate ids`, path: ['candidate_ids'], params: { code: 'candidate_ids_required' } });
+    if (!b.candidate_ids?.length)
+      ctx.addIssue({
+        code: 'custom',
+        message: `send candidate_ids: an array of 1 to ${MAX_IDS_PER_ADD} candidate ids`,
+        path: ['candidate_ids'],
+        params: { code: 'candidate_ids_required' },
+      });
   })
   .transform((b) => ({ candidate_ids: [...new Set(b.candidate_ids ?? [])] }))
   .meta({ id: 'AddShortlistMembers', description: 'Candidates to add' });

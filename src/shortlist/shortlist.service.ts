@@ -117,7 +117,9 @@ export async function addMembers(db: Db, ctx: { workspaceId: string; projectId: 
       throw new AppError('candidate_not_found', 404, `Not among the people of this project's searches: ${unknown.join(', ')}`, { unknown_ids: unknown });
     }
     const before = await shortlistSnapshot(trx, ctx.projectId);
-    const inserted = await shortlistRepository(trx).addNew(candidateIds.map((candidateId) => ({ project_id: ctx.projectId, candidate_id: candidateId, source: 'api' })));
+    const inserted = await shortlistRepository(trx).addNew(
+      candidateIds.map((candidateId) => ({ project_id: ctx.projectId, candidate_id: candidateId, source: 'api' })),
+    );
     const after = await shortlistSnapshot(trx, ctx.projectId);
     if (inserted.length) {
       await writeShortlistChanged(trx, { ...ctx, kind: 'added', source: 'api', before, after, dedupeKey: `shortlist.changed:api:${randomUUID()}` });
@@ -134,7 +136,8 @@ export async function removeMember(db: Db, ctx: { workspaceId: string; projectId
     const before = await shortlistSnapshot(trx, ctx.projectId);
     const removed = isUuid(candidateId) ? await shortlistRepository(trx).remove(ctx.projectId, [candidateId]) : 0;
     const after = await shortlistSnapshot(trx, ctx.projectId);
-    if (removed) await writeShortlistChanged(trx, { ...ctx, kind: 'removed', source: 'api', before, after, dedupeKey: `shortlist.changed:api:${randomUUID()}` });
+    if (removed)
+      await writeShortlistChanged(trx, { ...ctx, kind: 'removed', source: 'api', before, after, dedupeKey: `shortlist.changed:api:${randomUUID()}` });
     return { candidate_id: candidateId, removed: removed > 0, shortlisted: after.count };
   });
 }

@@ -71,7 +71,11 @@ export type StartOptions<N extends WorkflowName> = Omit<WorkflowStartOptions<Wor
 };
 
 /** Starts a catalogued workflow on its task queue, with arguments typed by the workflow function. */
-export function startWorkflow<N extends WorkflowName>(target: TemporalTarget, wf: WorkflowDef<N>, options: StartOptions<N>): Promise<WorkflowHandleWithFirstExecutionRunId<Workflows[N]>> {
+export function startWorkflow<N extends WorkflowName>(
+  target: TemporalTarget,
+  wf: WorkflowDef<N>,
+  options: StartOptions<N>,
+): Promise<WorkflowHandleWithFirstExecutionRunId<Workflows[N]>> {
   const full = { ...options, taskQueue: options.taskQueue ?? taskQueueName(target.taskQueue, wf.queue) } as unknown as WorkflowStartOptions<Workflows[N]>;
   return target.client.workflow.start<Workflows[N]>(wf.type, full);
 }
@@ -81,8 +85,13 @@ export function startWorkflow<N extends WorkflowName>(target: TemporalTarget, wf
 /** How long one outbox dispatcher run listens; the Schedule (every 30 s, buffer one) starts the next at once. */
 export const DISPATCHER_RUN_SECONDS = 300;
 
-const scheduledStart = <N extends WorkflowName>(mainQueue: string, wf: WorkflowDef<N>, workflowId: string, args: WorkflowArgs<N>, extra: Partial<ScheduleOptionsStartWorkflowAction<Workflows[N]>> = {}) =>
-  ({ type: 'startWorkflow', workflowType: wf.type, workflowId, taskQueue: taskQueueName(mainQueue, wf.queue), args, ...extra }) as ScheduleOptions['action'];
+const scheduledStart = <N extends WorkflowName>(
+  mainQueue: string,
+  wf: WorkflowDef<N>,
+  workflowId: string,
+  args: WorkflowArgs<N>,
+  extra: Partial<ScheduleOptionsStartWorkflowAction<Workflows[N]>> = {},
+) => ({ type: 'startWorkflow', workflowType: wf.type, workflowId, taskQueue: taskQueueName(mainQueue, wf.queue), args, ...extra }) as ScheduleOptions['action'];
 
 /** Schedule ids carry the main task queue: one set of sweeps per deployment (and per test stack). */
 export const scheduleIds = {
@@ -100,7 +109,9 @@ export const schedules = {
     options: (mainQueue: string): ScheduleOptions => ({
       scheduleId: scheduleIds.outboxSweep(mainQueue),
       spec: { intervals: [{ every: '30 seconds' }] },
-      action: scheduledStart(mainQueue, catalog.outboxSweep, scheduleIds.outboxSweep(mainQueue), [{ runSeconds: DISPATCHER_RUN_SECONDS }], { workflowRunTimeout: `${DISPATCHER_RUN_SECONDS * 2} seconds` }),
+      action: scheduledStart(mainQueue, catalog.outboxSweep, scheduleIds.outboxSweep(mainQueue), [{ runSeconds: DISPATCHER_RUN_SECONDS }], {
+        workflowRunTimeout: `${DISPATCHER_RUN_SECONDS * 2} seconds`,
+      }),
       // A tick during a run is kept and starts the next run as soon as this one ends: no gap.
       policies: { overlap: ScheduleOverlapPolicy.BUFFER_ONE, catchupWindow: '1 minute' },
       state: { triggerImmediately: true, note: 'Fans out the webhook outbox (src/webhooks)' },
@@ -128,7 +139,8 @@ export const SCHEDULE_NAMES = Object.keys(schedules) as ScheduleName[];
  */
 export function scheduleDifferences(desired: ScheduleOptions, current: ScheduleDescription): string[] {
   const diffs: string[] = [];
-  const intervals = (list: { every: Duration; offset?: Duration }[] | undefined) => (list ?? []).map((i) => ({ every: msToNumber(i.every), offset: msOptionalToNumber(i.offset) ?? 0 }));
+  const intervals = (list: { every: Duration; offset?: Duration }[] | undefined) =>
+    (list ?? []).map((i) => ({ every: msToNumber(i.every), offset: msOptionalToNumber(i.offset) ?? 0 }));
   if (!isDeepStrictEqual(intervals(desired.spec.intervals), intervals(current.spec.intervals))) diffs.push('spec.intervals');
   const want = desired.action;
   const have = current.action;
@@ -139,11 +151,14 @@ export function scheduleDifferences(desired: ScheduleOptions, current: ScheduleD
   if (!isDeepStrictEqual(want.args ?? [], have.args ?? [])) diffs.push('action.args');
   if ((msOptionalToNumber(want.workflowRunTimeout) ?? null) !== (msOptionalToNumber(have.workflowRunTimeout) ?? null)) diffs.push('action.workflowRunTimeout');
   if ((desired.policies?.overlap ?? ScheduleOverlapPolicy.SKIP) !== current.policies.overlap) diffs.push('policies.overlap');
-  if (desired.policies?.catchupWindow !== undefined && msToNumber(desired.policies.catchupWindow) !== current.policies.catchupWindow) diffs.push('policies.catchupWindow');
+  if (desired.policies?.catchupWindow !== undefined && msToNumber(desired.policies.catchupWindow) !== current.policies.catchupWindow)
+    diffs.push('policies.catchupWindow');
   return diffs;
 }
 
-export type EnsureOutcome = { schedule: ScheduleName; scheduleId: string; result: 'created' | 'unchanged' } | { schedule: ScheduleName; scheduleId: string; result: 'updated'; changed: string[] };
+export type EnsureOutcome =
+  | { schedule: ScheduleName; scheduleId: string; result: 'created' | 'unchanged' }
+  | { schedule: ScheduleName; scheduleId: string; result: 'updated'; changed: string[] };
 
 /**
  * Creates each Schedule of the catalogue (or only `only`); one that exists already is compared

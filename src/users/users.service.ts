@@ -34,7 +34,8 @@ export function checkPassword(password: string): void {
 export async function createUser(db: Db, input: { email: string; password: string; workspaceId: string; role: Role }): Promise<UserRow> {
   checkPassword(input.password);
   if (!(await workspaceRepository(db).find(input.workspaceId))) throw new AppError('workspace_not_found', 404, `No workspace ${input.workspaceId}`);
-  if (await userRepository(db).findByEmail(input.email)) throw new AppError('user_exists', 409, `A user with email ${normalizeEmail(input.email)} already exists; use users add`);
+  if (await userRepository(db).findByEmail(input.email))
+    throw new AppError('user_exists', 409, `A user with email ${normalizeEmail(input.email)} already exists; use users add`);
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (trx) => {
     const user = await userRepository(trx).create(input.email, passwordHash);
@@ -68,7 +69,13 @@ export async function signIn(db: Db, email: string, password: string): Promise<S
   const recent = await sessions.recentFailures(key, SIGN_IN_WINDOW_MS);
   if (recent.count >= SIGN_IN_MAX_FAILURES) {
     const retryAfter = Math.max(1, Math.ceil(((recent.oldest?.getTime() ?? Date.now()) + SIGN_IN_WINDOW_MS - Date.now()) / 1000));
-    throw new AppError('too_many_attempts', 429, 'Too many failed sign-ins for this email; try again later', { retry_after_seconds: retryAfter }, { 'Retry-After': String(retryAfter) });
+    throw new AppError(
+      'too_many_attempts',
+      429,
+      'Too many failed sign-ins for this email; try again later',
+      { retry_after_seconds: retryAfter },
+      { 'Retry-After': String(retryAfter) },
+    );
   }
   const user = await userRepository(db).findByEmail(key);
   dummyHash ??= hashPassword(randomBytes(16).toString('hex'));

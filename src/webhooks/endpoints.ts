@@ -21,10 +21,14 @@ export const ALL_EVENTS = '*';
 /** `*` (alone) for every type including later ones, else known types, each once. */
 export function normaliseEvents(events: string[] | undefined): string[] {
   if (events === undefined) return [ALL_EVENTS];
-  if (events.length === 0) throw new AppError('invalid_request', 400, 'events must list at least one event type, or be ["*"] (or omitted) for all', { field: 'events' });
+  if (events.length === 0)
+    throw new AppError('invalid_request', 400, 'events must list at least one event type, or be ["*"] (or omitted) for all', { field: 'events' });
   const unknown = [...new Set(events.filter((e) => e !== ALL_EVENTS && !(EVENT_TYPES as readonly string[]).includes(e)))];
   if (unknown.length) {
-    throw new AppError('invalid_request', 400, `Unknown event type(s): ${unknown.join(', ')}`, { unknown_event_types: unknown, allowed: [ALL_EVENTS, ...EVENT_TYPES] });
+    throw new AppError('invalid_request', 400, `Unknown event type(s): ${unknown.join(', ')}`, {
+      unknown_event_types: unknown,
+      allowed: [ALL_EVENTS, ...EVENT_TYPES],
+    });
   }
   return events.includes(ALL_EVENTS) ? [ALL_EVENTS] : [...new Set(events)];
 }
@@ -50,7 +54,9 @@ export async function createEndpoint(db: Db, config: Config, workspaceId: string
     MAX_ENDPOINTS_PER_WORKSPACE,
   );
   if (!endpoint) {
-    throw new AppError('webhook_limit_reached', 409, `A workspace can have at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints; delete one first`, { limit: MAX_ENDPOINTS_PER_WORKSPACE });
+    throw new AppError('webhook_limit_reached', 409, `A workspace can have at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints; delete one first`, {
+      limit: MAX_ENDPOINTS_PER_WORKSPACE,
+    });
   }
   return { endpoint, secret };
 }
@@ -77,10 +83,15 @@ export async function findDeliveryOr404(db: Db, endpointId: string, id: string):
 }
 
 const endpointOff = () => new AppError('webhook_disabled', 409, 'The endpoint is turned off; enable it with update_webhook first');
-const temporalDown = () => new AppError('service_unavailable', 503, 'Could not reach the workflow service; retry shortly', { retry_after_seconds: 5 }, { 'Retry-After': '5' });
+const temporalDown = () =>
+  new AppError('service_unavailable', 503, 'Could not reach the workflow service; retry shortly', { retry_after_seconds: 5 }, { 'Retry-After': '5' });
 
 /** Polls until the delivery exists with at least `attempts` attempts, or the wait is over. */
-async function waitForAttempts(find: () => Promise<WebhookDeliveryRow | undefined>, attempts: number, timeoutMs: number): Promise<WebhookDeliveryRow | undefined> {
+async function waitForAttempts(
+  find: () => Promise<WebhookDeliveryRow | undefined>,
+  attempts: number,
+  timeoutMs: number,
+): Promise<WebhookDeliveryRow | undefined> {
   const deadline = Date.now() + timeoutMs;
   let delivery = await find();
   while ((!delivery || delivery.attempt_count < attempts) && Date.now() < deadline) {

@@ -14,7 +14,11 @@ const START_CONCURRENCY = 32;
  * so a crash anywhere leaves the events undispatched and the next sweep finishes the job without
  * doubling anything. Returns the number of events handled.
  */
-export async function fanOutEvents(db: Db, start: StartDelivery, opts: { retryScheduleSeconds: number[]; limit?: number; eventIds?: string[] }): Promise<number> {
+export async function fanOutEvents(
+  db: Db,
+  start: StartDelivery,
+  opts: { retryScheduleSeconds: number[]; limit?: number; eventIds?: string[] },
+): Promise<number> {
   const { events, pending } = await db.transaction(async (trx) => {
     const repo = webhookRepository(trx);
     const claimed = await repo.claimUndispatched(opts.limit ?? FANOUT_BATCH, opts.eventIds);

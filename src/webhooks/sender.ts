@@ -45,7 +45,10 @@ export async function postWebhook(rawUrl: string, body: string, headers: Record<
   const port = Number(url.port || 443);
   const attemptOnce = (agent: https.Agent | false) => {
     const remaining = Math.max(1, timeoutMs - (performance.now() - started));
-    return requestOnce({ host, port, path: `${url.pathname}${url.search}`, agent, lookup: pinnedLookup(address, family), ca: opts.ca }, body, headers, { waitMs: remaining, timeoutMs });
+    return requestOnce({ host, port, path: `${url.pathname}${url.search}`, agent, lookup: pinnedLookup(address, family), ca: opts.ca }, body, headers, {
+      waitMs: remaining,
+      timeoutMs,
+    });
   };
   const first = await attemptOnce(pinnedAgent(host, port, address, family, opts.ca));
   // A kept-alive connection the endpoint closed just as we reused it fails before any answer;
@@ -70,7 +73,15 @@ function pinnedAgent(host: string, port: number, address: string, family: 4 | 6,
   const key = `${host}|${port}|${address}|${ca ? 'custom-ca' : 'system-ca'}`;
   let agent = pools.get(key);
   if (agent) pools.delete(key);
-  else agent = new https.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS, maxSockets: CONNECTIONS_PER_TARGET, maxFreeSockets: CONNECTIONS_PER_TARGET, lookup: pinnedLookup(address, family), ...(ca ? { ca } : {}) });
+  else
+    agent = new https.Agent({
+      keepAlive: true,
+      timeout: IDLE_CONNECTION_MS,
+      maxSockets: CONNECTIONS_PER_TARGET,
+      maxFreeSockets: CONNECTIONS_PER_TARGET,
+      lookup: pinnedLookup(address, family),
+      ...(ca ? { ca } : {}),
+    });
   pools.set(key, agent);
   if (pools.size > MAX_POOLED_TARGETS) pools.delete(pools.keys().next().value!);
   return agent;
@@ -91,7 +102,12 @@ interface RequestTarget {
  * One POST on one connection; never throws. Redirects are results, never followed. `waitMs` is
  * what is left of the attempt's `timeoutMs` (the DNS check used the rest).
  */
-function requestOnce(target: RequestTarget, body: string, headers: Record<string, string>, { waitMs, timeoutMs }: { waitMs: number; timeoutMs: number }): Promise<Omit<AttemptResult, 'durationMs'> | typeof STALE_CONNECTION> {
+function requestOnce(
+  target: RequestTarget,
+  body: string,
+  headers: Record<string, string>,
+  { waitMs, timeoutMs }: { waitMs: number; timeoutMs: number },
+): Promise<Omit<AttemptResult, 'durationMs'> | typeof STALE_CONNECTION> {
   return new Promise((resolve) => {
     let settled = false;
     let answered = false;
@@ -154,5 +170,7 @@ function requestOnce(target: RequestTarget, body: string, headers: Record<string
 
 function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
-  return Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('deadline')), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('deadline')), ms)))]).finally(() =>
+    clearTimeout(timer),
+  );
 }

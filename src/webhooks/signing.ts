@@ -20,7 +20,12 @@ export function signatureHeader(body: string | Buffer, secret: string, timestamp
  * received, before any JSON parsing) made with `secret` at a time within `toleranceSeconds` of
  * now. Compares in constant time; accepts several v1 entries (secret rotation).
  */
-export function verifyWebhookSignature(rawBody: string | Buffer, header: string | null | undefined, secret: string, toleranceSeconds = DEFAULT_TOLERANCE_SECONDS): boolean {
+export function verifyWebhookSignature(
+  rawBody: string | Buffer,
+  header: string | null | undefined,
+  secret: string,
+  toleranceSeconds = DEFAULT_TOLERANCE_SECONDS,
+): boolean {
   if (typeof header !== 'string' || !secret) return false;
   let timestamp: string | undefined;
   const signatures: string[] = [];

@@ -225,7 +225,10 @@ export async function resolveWebhookTarget(raw: unknown, policy: SsrfPolicy): Pr
   try {
     addresses = await (policy.resolver ?? systemResolver)(host);
   } catch (err) {
-    throw new UnsafeUrlError('unresolvable_host', `the host ${host} could not be resolved`, { host, error: (err as NodeJS.ErrnoException).code ?? 'dns_error' });
+    throw new UnsafeUrlError('unresolvable_host', `the host ${host} could not be resolved`, {
+      host,
+      error: (err as NodeJS.ErrnoException).code ?? 'dns_error',
+    });
   }
   if (addresses.length === 0) throw new UnsafeUrlError('unresolvable_host', `the host ${host} could not be resolved`, { host });
   for (const a of addresses) {

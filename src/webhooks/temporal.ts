@@ -6,7 +6,13 @@ import { REDELIVER_SIGNAL, type DeliveryWorkflowInput } from './contract';
 import type { StartDelivery } from './fanout';
 
 /** `target.taskQueue` is the main queue; deliveries run on the webhooks queue the catalogue derives from it. */
-async function startDeliveryWorkflow(target: TemporalTarget, workflowId: string, workspaceId: string, input: DeliveryWorkflowInput, opts: { eager?: boolean; taskQueue?: string } = {}): Promise<void> {
+async function startDeliveryWorkflow(
+  target: TemporalTarget,
+  workflowId: string,
+  workspaceId: string,
+  input: DeliveryWorkflowInput,
+  opts: { eager?: boolean; taskQueue?: string } = {},
+): Promise<void> {
   try {
     await startWorkflow(target, catalog.webhookDelivery, {
       workflowId,
@@ -56,7 +62,13 @@ export async function signalOrStartRedelivery(
     }
   }
   const workflowId = catalog.webhookDelivery.redeliveryId(delivery.id, await nextRedelivery());
-  await startDeliveryWorkflow(target, workflowId, delivery.workspace_id, { deliveryId: delivery.id, retryScheduleSeconds: [], trigger: 'redeliver' }, { taskQueue: description?.taskQueue });
+  await startDeliveryWorkflow(
+    target,
+    workflowId,
+    delivery.workspace_id,
+    { deliveryId: delivery.id, retryScheduleSeconds: [], trigger: 'redeliver' },
+    { taskQueue: description?.taskQueue },
+  );
   return { mode: 'started', workflowId };
 }
 

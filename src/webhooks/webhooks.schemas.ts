@@ -15,13 +15,22 @@ export const createWebhookBody = z
   .meta({ id: 'CreateWebhook', description: 'A new webhook endpoint' });
 
 export const updateWebhookBody = z
-  .strictObject({ url: urlField.optional(), events: eventsField.optional(), enabled: z.boolean().optional().describe('true turns a disabled endpoint back on and clears its abandon count') })
+  .strictObject({
+    url: urlField.optional(),
+    events: eventsField.optional(),
+    enabled: z.boolean().optional().describe('true turns a disabled endpoint back on and clears its abandon count'),
+  })
   .refine((b) => Object.keys(b).length > 0, 'send at least one of url, events, enabled')
   .meta({ id: 'UpdateWebhook', description: 'Changes to a webhook endpoint' });
 
 export const deliveriesQuery = z.object({
   status: z.enum(DELIVERY_STATUSES).optional().describe('only deliveries in this status'),
-  limit: z.coerce.number<string>().int().optional().transform((v) => Math.min(100, Math.max(1, v ?? 50))).describe('1 to 100, default 50; out-of-range values are clamped'),
+  limit: z.coerce
+    .number<string>()
+    .int()
+    .optional()
+    .transform((v) => Math.min(100, Math.max(1, v ?? 50)))
+    .describe('1 to 100, default 50; out-of-range values are clamped'),
   offset: z.coerce.number<string>().int().min(0).default(0).describe('0 or more, default 0'),
 });
 
@@ -43,7 +52,9 @@ export const webhook = z
   })
   .meta({ id: 'Webhook' });
 
-export const createdWebhook = webhook.extend({ secret: z.string().startsWith('whsec_').describe('The signing secret, answered only here') }).meta({ id: 'CreatedWebhook' });
+export const createdWebhook = webhook
+  .extend({ secret: z.string().startsWith('whsec_').describe('The signing secret, answered only here') })
+  .meta({ id: 'CreatedWebhook' });
 
 export const webhookAttempt = z
   .strictObject({

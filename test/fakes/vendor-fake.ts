@@ -17,7 +17,11 @@ export async function startVendorFake(acceptedKey: string): Promise<VendorFake> 
   const fake: VendorFake = { url: '', acceptedKey, requests: [], close: () => new Promise((resolve) => server.close(() => resolve())) };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
-    const key = (req.headers['x-api-key'] as string | undefined) ?? (req.headers['x-subscription-token'] as string | undefined) ?? url.searchParams.get('api_key') ?? undefined;
+    const key =
+      (req.headers['x-api-key'] as string | undefined) ??
+      (req.headers['x-subscription-token'] as string | undefined) ??
+      url.searchParams.get('api_key') ??
+      undefined;
     fake.requests.push({ path: url.pathname, key });
     res.setHeader('content-type', 'application/json');
     res.statusCode = key === fake.acceptedKey ? 200 : 401;

@@ -46,10 +46,28 @@ beforeAll(async () => {
   caller = await workspaceWithKey(stack.db);
   other = await workspaceWithKey(stack.db);
   const otherProject = await projectRepository(stack.db).create(other.workspace.id, 'not yours');
-  const [otherSearch] = await stack.db('searches')
-    .insert({ id: randomUUID(), workspace_id: other.workspace.id, project_id: otherProject.id, status: 'complete', criteria: JSON.stringify({ family: 'design' }), funding_bucket: 'workspace' })
+  const [otherSearch] = await stack
+    .db('searches')
+    .insert({
+      id: randomUUID(),
+      workspace_id: other.workspace.id,
+      project_id: otherProject.id,
+      status: 'complete',
+      criteria: JSON.stringify({ family: 'design' }),
+      funding_bucket: 'workspace',
+    })
     .returning('id');
-  const otherWebhook = (await webhookRepository(stack.db).createWithinLimit({ id: randomUUID(), workspace_id: other.workspace.id, url: 'https://93.184.215.14/hook', events: ['*'], secret_ciphertext: 'v1.x.x.x', secret_last4: 'abcd' }, 10))!;
+  const otherWebhook = (await webhookRepository(stack.db).createWithinLimit(
+    {
+      id: randomUUID(),
+      workspace_id: other.workspace.id,
+      url: 'https://93.184.215.14/hook',
+      events: ['*'],
+      secret_ciphertext: 'v1.x.x.x',
+      secret_last4: 'abcd',
+    },
+    10,
+  ))!;
   foreignIds = {
     projectId: { id: otherProject.id, code: 'project_not_found' },
     searchId: { id: otherSearch.id, code: 'search_not_found' },
@@ -112,8 +130,24 @@ if (withIds.length) {
       for (const name of names) if (!foreignIds[name]) throw new Error(`add a foreign-id fixture for {${name}} to this test`);
       // The outermost resource is looked up first, so its 404 code is the answer.
       const expected = foreignIds[names[0]].code;
-      expectError(await call(route, fill(route, (n) => foreignIds[n].id), caller.headers), 404, expected);
-      expectError(await call(route, fill(route, () => 'not-a-uuid'), caller.headers), 404, expected);
+      expectError(
+        await call(
+          route,
+          fill(route, (n) => foreignIds[n].id),
+          caller.headers,
+        ),
+        404,
+        expected,
+      );
+      expectError(
+        await call(
+          route,
+          fill(route, () => 'not-a-uuid'),
+          caller.headers,
+        ),
+        404,
+        expected,
+      );
     });
   });
 }

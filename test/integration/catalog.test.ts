@@ -45,7 +45,9 @@ describe('GET /v1/actions', () => {
         proposable: r.proposable,
       })),
     );
-    expect(res.body.data.map((a: { name: string }) => a.name)).toEqual(expect.arrayContaining(['create_project', 'list_projects', 'get_project', 'list_actions']));
+    expect(res.body.data.map((a: { name: string }) => a.name)).toEqual(
+      expect.arrayContaining(['create_project', 'list_projects', 'get_project', 'list_actions']),
+    );
   });
 
   it('needs a key', async () => {
@@ -65,7 +67,11 @@ describe('GET /v1/openapi.json and /docs', () => {
     expect(operations.sort()).toEqual(routeTable.map((r) => `${r.method} ${r.path} ${r.name}`).sort());
     // The request body schema comes from the route's zod schema, as a component.
     expect(res.body.paths['/projects'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateProject' });
-    expect(res.body.components.schemas.CreateProject).toMatchObject({ type: 'object', properties: { name: { type: 'string', maxLength: 120 } }, required: ['name'] });
+    expect(res.body.components.schemas.CreateProject).toMatchObject({
+      type: 'object',
+      properties: { name: { type: 'string', maxLength: 120 } },
+      required: ['name'],
+    });
     // Typed query parameters, the Idempotency-Key header, optional empty bodies, every error code.
     const people = res.body.paths['/searches/{searchId}/people'].get;
     expect(people.parameters).toEqual(
@@ -80,7 +86,14 @@ describe('GET /v1/openapi.json and /docs', () => {
     expect(launch.responses['400'].description).toEqual(expect.stringContaining('idempotency_key_required'));
     expect(launch.responses['402'].description).toEqual(expect.stringContaining('shortlist_allocation_exhausted'));
     expect(res.body.paths['/searches/{searchId}/database-pass'].post.requestBody.required).toBe(false);
-    expect(Object.keys(res.body.webhooks).sort()).toEqual(['search.completed', 'search.failed', 'search.queued', 'search.started', 'shortlist.changed', 'webhook.test']);
+    expect(Object.keys(res.body.webhooks).sort()).toEqual([
+      'search.completed',
+      'search.failed',
+      'search.queued',
+      'search.started',
+      'shortlist.changed',
+      'webhook.test',
+    ]);
     expect(res.body.paths['/projects'].post.security).toEqual([{ bearer: ['searches:write'] }]);
   });
 

@@ -12,7 +12,11 @@ const ROOT = path.resolve(__dirname, '..', '..');
 async function cli(...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(argv, (l) => out.push(l), (l) => err.push(l));
+  const code = await runCli(
+    argv,
+    (l) => out.push(l),
+    (l) => err.push(l),
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 const json = async (...argv: string[]) => {
@@ -37,7 +41,22 @@ describe('workspaces, keys and credits', () => {
     const ws = await json('workspaces', 'create', '--name', 'Acme Talent', '--plan', 'growth', '--credits', '25');
     expect(ws).toEqual({ id: expect.any(String), name: 'Acme Talent', plan: 'growth', credits: 25 });
 
-    const key = await json('keys', 'create', '--workspace', ws.id, '--name', 'ci', '--scopes', 'searches:read,searches:write', '--funding', 'contract_pool', '--env', 'live', '--rate-limit', '300');
+    const key = await json(
+      'keys',
+      'create',
+      '--workspace',
+      ws.id,
+      '--name',
+      'ci',
+      '--scopes',
+      'searches:read,searches:write',
+      '--funding',
+      'contract_pool',
+      '--env',
+      'live',
+      '--rate-limit',
+      '300',
+    );
     expect(key).toEqual({
       id: expect.any(String),
       key: expect.stringMatching(/^sk_live_[0-9A-Za-z]{43}$/),
@@ -85,7 +104,10 @@ describe('workspaces, keys and credits', () => {
   it('grants credits into a bucket of the append-only ledger', async () => {
     const ws = await json('workspaces', 'create', '--name', 'Credits', '--credits', '5');
     expect(await json('credits', 'grant', '--workspace', ws.id, '--amount', '7')).toMatchObject({ bucket: 'workspace', granted: 7, balance: 12 });
-    expect(await json('credits', 'grant', '--workspace', ws.id, '--amount', '3', '--bucket', 'contract_pool')).toMatchObject({ bucket: 'contract_pool', balance: 3 });
+    expect(await json('credits', 'grant', '--workspace', ws.id, '--amount', '3', '--bucket', 'contract_pool')).toMatchObject({
+      bucket: 'contract_pool',
+      balance: 3,
+    });
     expect(await creditLedgerRepository(db).balances(ws.id)).toEqual({ workspace: 12, contract_pool: 3 });
     expect(await db('credit_ledger').where({ workspace_id: ws.id }).count({ n: '*' }).first()).toEqual({ n: 3 });
   });
@@ -119,7 +141,9 @@ describe('bad usage: one line on stderr, exit code 2', () => {
 
   it('exits 2 from the real process (npm run cli) too', async () => {
     const run = promisify(execFile);
-    const failure = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'keys', 'create', '--bogus'], { cwd: ROOT, env: process.env }).catch((e) => e);
+    const failure = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'keys', 'create', '--bogus'], { cwd: ROOT, env: process.env }).catch(
+      (e) => e,
+    );
     expect(failure.code).toBe(2);
     expect(failure.stderr.trim()).toBe('error: unknown option --bogus');
   });

@@ -38,7 +38,15 @@ describe('npm run dev (scripts/dev.mjs)', () => {
   it('brings up Postgres, Temporal with its UI, the API and a worker, then SIGTERM leaves no process behind', async () => {
     const [port, postgresPort, temporalPort, temporalUiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
     const dataDir = path.join(process.env.TEST_RUN_DIR!, `dev-${port}`);
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), POSTGRES_PORT: String(postgresPort), TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(temporalUiPort), DEV_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      POSTGRES_PORT: String(postgresPort),
+      TEMPORAL_PORT: String(temporalPort),
+      TEMPORAL_UI_PORT: String(temporalUiPort),
+      DEV_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    };
     for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_TASK_QUEUE', 'SECRETS_KEY', 'NODE_ENV']) delete env[name];
 
     const dev = spawn(process.execPath, [path.join(ROOT, 'scripts/dev.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -67,11 +75,16 @@ describe('npm run dev (scripts/dev.mjs)', () => {
       const connection = await Connection.connect({ address: `127.0.0.1:${temporalPort}` });
       try {
         const schedules = new Client({ connection }).schedule;
-        await waitFor('sweep schedules', async () => {
-          const ids: string[] = [];
-          for await (const s of schedules.list()) ids.push(s.scheduleId);
-          return ['outbox-sweep-sourcing', 'stranded-pass-sweep-sourcing'].every((id) => ids.includes(id));
-        }, 20_000, 500);
+        await waitFor(
+          'sweep schedules',
+          async () => {
+            const ids: string[] = [];
+            for await (const s of schedules.list()) ids.push(s.scheduleId);
+            return ['outbox-sweep-sourcing', 'stranded-pass-sweep-sourcing'].every((id) => ids.includes(id));
+          },
+          20_000,
+          500,
+        );
       } finally {
         await connection.close();
       }

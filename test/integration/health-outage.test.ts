@@ -17,8 +17,23 @@ describe('GET /v1/health when a dependency dies', () => {
   beforeAll(async () => {
     const [pgPort, tPort, httpPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
     [postgres, temporal] = await Promise.all([
-      startEmbeddedPostgres({ dataDir: path.join(process.env.TEST_RUN_DIR!, `outage-pg-${pgPort}`), port: pgPort, database: 'outage', persistent: false, fast: true }),
-      startTemporalDevServer(group, { cli: process.env.TEMPORAL_CLI!, port: tPort, uiPort: null, httpPort, metricsPort, namespace: 'default', dbFile: null, quiet: true }),
+      startEmbeddedPostgres({
+        dataDir: path.join(process.env.TEST_RUN_DIR!, `outage-pg-${pgPort}`),
+        port: pgPort,
+        database: 'outage',
+        persistent: false,
+        fast: true,
+      }),
+      startTemporalDevServer(group, {
+        cli: process.env.TEMPORAL_CLI!,
+        port: tPort,
+        uiPort: null,
+        httpPort,
+        metricsPort,
+        namespace: 'default',
+        dbFile: null,
+        quiet: true,
+      }),
     ]);
     stack = await startTestStack({ worker: false, env: { DATABASE_URL: postgres.url, TEMPORAL_ADDRESS: temporal.address } });
   }, 120_000);

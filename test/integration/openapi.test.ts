@@ -29,7 +29,10 @@ describe('the OpenAPI document', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'openapi-client-'));
     try {
       fs.writeFileSync(path.join(dir, 'openapi.json'), document);
-      execFileSync(path.join(ROOT, 'node_modules', '.bin', 'openapi-typescript'), [path.join(dir, 'openapi.json'), '-o', path.join(dir, 'api.d.ts')], { cwd: ROOT, stdio: 'pipe' });
+      execFileSync(path.join(ROOT, 'node_modules', '.bin', 'openapi-typescript'), [path.join(dir, 'openapi.json'), '-o', path.join(dir, 'api.d.ts')], {
+        cwd: ROOT,
+        stdio: 'pipe',
+      });
       expect(fs.readFileSync(path.join(dir, 'api.d.ts'), 'utf8')).toBe(fs.readFileSync(path.join(CLIENT_DIR, 'api.d.ts'), 'utf8'));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -40,7 +43,26 @@ describe('the OpenAPI document', () => {
     const source = fs.readFileSync(path.join(CLIENT_DIR, 'program.ts'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
     expect(source).not.toMatch(/\bany\b|\bas\s+[A-Za-z{[(]|<[A-Za-z]+>\s*\w+\s*\)/);
     // Its own strict tsc run, so the check does not depend on the suite's type check.
-    execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['--noEmit', '--strict', '--noImplicitAny', '--target', 'ES2022', '--module', 'commonjs', '--moduleResolution', 'node', '--esModuleInterop', '--skipLibCheck', '--types', 'node', path.join(CLIENT_DIR, 'program.ts')], { cwd: ROOT, stdio: 'pipe' });
+    execFileSync(
+      path.join(ROOT, 'node_modules', '.bin', 'tsc'),
+      [
+        '--noEmit',
+        '--strict',
+        '--noImplicitAny',
+        '--target',
+        'ES2022',
+        '--module',
+        'commonjs',
+        '--moduleResolution',
+        'node',
+        '--esModuleInterop',
+        '--skipLibCheck',
+        '--types',
+        'node',
+        path.join(CLIENT_DIR, 'program.ts'),
+      ],
+      { cwd: ROOT, stdio: 'pipe' },
+    );
   });
 
   it('the program runs against the API: launches a search, pages people, reads the shortlist', async () => {

@@ -50,12 +50,17 @@ describe('production processes (start:api, start:worker entry points)', () => {
       // Each probe has its own request id: the log line checked is the one of the 200, not an earlier 503.
       let probe = 0;
       let healthyId = '';
-      await waitFor('api and worker', async () => {
-        const id = `proc-test-rid-${(probe += 1)}`;
-        const res = await fetch(`http://127.0.0.1:${port}/v1/health?worker=true`, { headers: { 'X-Request-Id': id } });
-        if (res.status === 200) healthyId = id;
-        return res.status === 200;
-      }, 60_000, 500);
+      await waitFor(
+        'api and worker',
+        async () => {
+          const id = `proc-test-rid-${(probe += 1)}`;
+          const res = await fetch(`http://127.0.0.1:${port}/v1/health?worker=true`, { headers: { 'X-Request-Id': id } });
+          if (res.status === 200) healthyId = id;
+          return res.status === 200;
+        },
+        60_000,
+        500,
+      );
       // The line is written as the response goes out; it may reach our pipe a moment after it.
       const logLine = () =>
         api

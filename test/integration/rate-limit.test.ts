@@ -61,7 +61,10 @@ it('a request refused by the workspace bucket does not use up the key bucket', a
   expect((await stack.request('GET', '/v1/projects', { headers: fixture.headers })).status).toBe(200);
   expect((await stack.request('GET', '/v1/projects', { headers: fixture.headers })).status).toBe(429);
   const windowStart = new Date(Math.floor(Date.now() / 60_000) * 60_000);
-  const keyRow = await stack.db('rate_limit_windows').where({ bucket: `key:${fixture.key.id}`, window_start: windowStart }).first();
+  const keyRow = await stack
+    .db('rate_limit_windows')
+    .where({ bucket: `key:${fixture.key.id}`, window_start: windowStart })
+    .first();
   expect(keyRow.count).toBe(1);
 });
 

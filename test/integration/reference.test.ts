@@ -19,7 +19,23 @@ describe('GET /v1/reference/criteria', () => {
     expect(res.status).toBe(200);
     const { fields, example } = res.body.data;
     const names = (Array.isArray(fields) ? fields.map((f: { name: string }) => f.name) : Object.keys(fields)).sort();
-    expect(names).toEqual(['exclude_companies', 'family', 'industries', 'locations', 'metro', 'must_have_skills', 'read_budget', 'seniority', 'shortlist_threshold', 'skills', 'target', 'titles', 'years_experience'].sort());
+    expect(names).toEqual(
+      [
+        'exclude_companies',
+        'family',
+        'industries',
+        'locations',
+        'metro',
+        'must_have_skills',
+        'read_budget',
+        'seniority',
+        'shortlist_threshold',
+        'skills',
+        'target',
+        'titles',
+        'years_experience',
+      ].sort(),
+    );
     expect(JSON.stringify(res.body.data)).toContain(ROLE_FAMILIES[0].id);
     expect(JSON.stringify(res.body.data)).toContain('/reference/industries');
     expect(parseCriteria(example).ok).toBe(true);

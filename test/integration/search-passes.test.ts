@@ -16,7 +16,14 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-const criteria = { family: 'software_engineering', metro: 'chicago', skills: ['TypeScript', 'PostgreSQL', 'GAAP'], read_budget: 15, target: 100, shortlist_threshold: 70 };
+const criteria = {
+  family: 'software_engineering',
+  metro: 'chicago',
+  skills: ['TypeScript', 'PostgreSQL', 'GAAP'],
+  read_budget: 15,
+  target: 100,
+  shortlist_threshold: 70,
+};
 const balance = (f: KeyFixture) => creditLedgerRepository(stack.db).balance(f.workspace.id, 'workspace');
 const expand = (f: KeyFixture, projectId: string) => stack.request('POST', `/v1/projects/${projectId}/expand`, { headers: f.headers });
 const events = (searchId: string, type: string) =>
@@ -31,10 +38,17 @@ async function completedSearch(f: KeyFixture, body: unknown = { criteria }) {
 
 async function waitForPass(f: KeyFixture, searchId: string, pass: number) {
   let record: any;
-  await waitFor(`pass ${pass}`, async () => {
-    record = (await stack.request('GET', `/v1/searches/${searchId}`, { headers: f.headers })).body.data;
-    return record.last_pass.pass === pass && ['complete', 'failed'].includes(record.last_pass.status) && record.status !== 'running' && record.status !== 'queued';
-  }, 60_000, 150);
+  await waitFor(
+    `pass ${pass}`,
+    async () => {
+      record = (await stack.request('GET', `/v1/searches/${searchId}`, { headers: f.headers })).body.data;
+      return (
+        record.last_pass.pass === pass && ['complete', 'failed'].includes(record.last_pass.status) && record.status !== 'running' && record.status !== 'queued'
+      );
+    },
+    60_000,
+    150,
+  );
   return record;
 }
 
@@ -73,11 +87,16 @@ describe('POST /v1/projects/{projectId}/expand', () => {
     expect(new Set(completions.map((e) => e.id)).size).toBe(3);
 
     // Support staff find the expansion workflows by project id.
-    await waitFor('visibility', async () => {
-      const ids: string[] = [];
-      for await (const wf of stack.temporal.client.workflow.list({ query: `ProjectId = '${projectId}'` })) ids.push(wf.workflowId);
-      return [`expansion-${projectId}-1`, `expansion-${projectId}-2`].every((id) => ids.includes(id));
-    }, 20_000, 500);
+    await waitFor(
+      'visibility',
+      async () => {
+        const ids: string[] = [];
+        for await (const wf of stack.temporal.client.workflow.list({ query: `ProjectId = '${projectId}'` })) ids.push(wf.workflowId);
+        return [`expansion-${projectId}-1`, `expansion-${projectId}-2`].every((id) => ids.includes(id));
+      },
+      20_000,
+      500,
+    );
   });
 
   it('refuses with no_search_to_expand, search_running and search_not_finished', async () => {
@@ -156,14 +175,22 @@ describe('scoring preview and apply', () => {
     expect(applied.status).toBe(200);
     // The people list shows the new scores at once (its cache is keyed by the search's version).
     const pageAfter = (await stack.request('GET', pageUrl, { headers: f.headers })).body.data.people;
-    const stored = new Map((await stack.db('search_people').where({ search_id: search.id, status: 'scored' }).select('candidate_id', 'score')).map((r) => [r.candidate_id, r.score]));
+    const stored = new Map(
+      (await stack.db('search_people').where({ search_id: search.id, status: 'scored' }).select('candidate_id', 'score')).map((r) => [r.candidate_id, r.score]),
+    );
     expect(pageAfter.every((p: { id: string; score: number }) => stored.get(p.id) === p.score)).toBe(true);
     expect(pageAfter).not.toEqual(pageBefore);
-    expect(applied.body.data).toMatchObject({ search_id: search.id, rescored: scoresBefore.length, workflow_id: expect.stringMatching(new RegExp(`^rescore-${search.id}-`)) });
+    expect(applied.body.data).toMatchObject({
+      search_id: search.id,
+      rescored: scoresBefore.length,
+      workflow_id: expect.stringMatching(new RegExp(`^rescore-${search.id}-`)),
+    });
     const leaving = applied.body.data.removed.length;
     expect(leaving + applied.body.data.added.length).toBeGreaterThan(0);
     const members = await stack.db('shortlist_members').where({ search_id: search.id }).pluck('candidate_id');
-    const scores = new Map((await stack.db('search_people').where({ search_id: search.id }).select('candidate_id', 'score')).map((r) => [r.candidate_id, r.score]));
+    const scores = new Map(
+      (await stack.db('search_people').where({ search_id: search.id }).select('candidate_id', 'score')).map((r) => [r.candidate_id, r.score]),
+    );
     expect(members.every((id) => scores.get(id) >= 50)).toBe(true);
     const changed = (await events(search.id, 'shortlist.changed')).filter((e) => e.data.kind === 'rescored');
     expect(changed).toHaveLength(1);
@@ -187,7 +214,9 @@ describe('scoring preview and apply', () => {
         expect([res.status, res.body.error.code]).toEqual([400, 'needs_new_search']);
       }
     }
-    expect((await stack.request('POST', `/v1/searches/${search.id}/scoring/preview`, { headers: f.headers, body: { criteria: { metro: 'chicago' } } })).status).toBe(200);
+    expect(
+      (await stack.request('POST', `/v1/searches/${search.id}/scoring/preview`, { headers: f.headers, body: { criteria: { metro: 'chicago' } } })).status,
+    ).toBe(200);
     for (const body of [{}, { weights: { charisma: 5 } }, { criteria: { target: 5 } }, { criteria: { skills: ['Not A Skill'] } }]) {
       const res = await stack.request('POST', `/v1/searches/${search.id}/scoring/preview`, { headers: f.headers, body });
       expect(res.status).toBe(400);
@@ -199,11 +228,19 @@ describe('POST /v1/searches/{searchId}/database-pass', () => {
   it('re-scores against the latest stored profiles as a new pass, without credits', async () => {
     const f = await workspaceWithKey(stack.db, { credits: 2 });
     const { search } = await completedSearch(f);
-    const [person] = await stack.db('search_people').where({ search_id: search.id, status: 'scored' }).orderBy('score', 'asc').limit(1).select('person_id', 'score', 'candidate_id');
+    const [person] = await stack
+      .db('search_people')
+      .where({ search_id: search.id, status: 'scored' })
+      .orderBy('score', 'asc')
+      .limit(1)
+      .select('person_id', 'score', 'candidate_id');
     // The person's stored profile changes: they learn every wanted skill.
     const stored = (await stack.db('people_profiles').where({ id: person.person_id }).first()).profile;
     const updated = { ...stored, skills: [...new Set([...stored.skills, 'TypeScript', 'PostgreSQL', 'GAAP'])], updated_at: new Date().toISOString() };
-    await stack.db('people_profiles').where({ id: person.person_id }).update({ profile: JSON.stringify(updated) });
+    await stack
+      .db('people_profiles')
+      .where({ id: person.person_id })
+      .update({ profile: JSON.stringify(updated) });
     try {
       const res = await stack.request('POST', `/v1/searches/${search.id}/database-pass`, { headers: f.headers });
       expect(res.status).toBe(202);
@@ -222,7 +259,10 @@ describe('POST /v1/searches/{searchId}/database-pass', () => {
       expect(await events(search.id, 'search.completed')).toHaveLength(2);
       expect(await balance(f)).toBe(1);
     } finally {
-      await stack.db('people_profiles').where({ id: person.person_id }).update({ profile: JSON.stringify(stored) });
+      await stack
+        .db('people_profiles')
+        .where({ id: person.person_id })
+        .update({ profile: JSON.stringify(stored) });
     }
   });
 
@@ -237,14 +277,26 @@ describe('POST /v1/searches/{searchId}/database-pass', () => {
 });
 
 describe('stranded passes (booked while Temporal could not be reached)', () => {
-  const backdate = (searchId: string) => stack.db('search_passes').where({ search_id: searchId }).whereNull('workflow_started_at').update({ created_at: stack.db.raw("now() - interval '5 minutes'") });
+  const backdate = (searchId: string) =>
+    stack
+      .db('search_passes')
+      .where({ search_id: searchId })
+      .whereNull('workflow_started_at')
+      .update({ created_at: stack.db.raw("now() - interval '5 minutes'") });
   const sweep = (searchId: string) => restartStrandedPasses(stack.db, stack.temporal, { searchIds: [searchId] });
 
   it('starts a launch and an expansion whose workflows never started, charging each once', async () => {
     const f = await workspaceWithKey(stack.db, { credits: 5 });
     const projectId = await createProject(stack, f.headers);
     // Booked exactly as the API books them, but never started: what a 503 from Temporal leaves.
-    const { search } = await launchSearch(stack.db, { workspace: f.workspace, key: f.key, projectId, idempotencyKey: `stranded-${randomUUID()}`, body: launchBody.parse({ criteria }), baseUrl: stack.config.publicBaseUrl });
+    const { search } = await launchSearch(stack.db, {
+      workspace: f.workspace,
+      key: f.key,
+      projectId,
+      idempotencyKey: `stranded-${randomUUID()}`,
+      body: launchBody.parse({ criteria }),
+      baseUrl: stack.config.publicBaseUrl,
+    });
     expect(search.status).toBe('queued');
     expect(await sweep(search.id)).toBe(0); // too recent: its start may still be on its way
     await backdate(search.id);
@@ -269,7 +321,14 @@ describe('stranded passes (booked while Temporal could not be reached)', () => {
   it('is run by a Schedule (created by the worker at start) through its workflow and activity', async () => {
     const f = await workspaceWithKey(stack.db, { credits: 5 });
     const projectId = await createProject(stack, f.headers);
-    const { search } = await launchSearch(stack.db, { workspace: f.workspace, key: f.key, projectId, idempotencyKey: `stranded-${randomUUID()}`, body: launchBody.parse({ criteria }), baseUrl: stack.config.publicBaseUrl });
+    const { search } = await launchSearch(stack.db, {
+      workspace: f.workspace,
+      key: f.key,
+      projectId,
+      idempotencyKey: `stranded-${randomUUID()}`,
+      body: launchBody.parse({ criteria }),
+      baseUrl: stack.config.publicBaseUrl,
+    });
     await backdate(search.id);
     const queue = stack.config.temporal.taskQueue;
     expect(await ensureSchedules(stack.temporal.client, queue, ['strandedPassSweep'])).toMatchObject([{ result: 'created' }]);
@@ -289,7 +348,10 @@ describe('stranded passes (booked while Temporal could not be reached)', () => {
     const { search } = await completedSearch(f);
     const run = stack.temporal.client.workflow.getHandle(`search-${search.id}-pass-1`);
     const { runId } = await run.describe();
-    await stack.db('search_passes').where({ search_id: search.id, pass: 1 }).update({ workflow_started_at: null, status: 'running', created_at: stack.db.raw("now() - interval '5 minutes'") });
+    await stack
+      .db('search_passes')
+      .where({ search_id: search.id, pass: 1 })
+      .update({ workflow_started_at: null, status: 'running', created_at: stack.db.raw("now() - interval '5 minutes'") });
     expect(await sweep(search.id)).toBe(1);
     const pass = await stack.db('search_passes').where({ search_id: search.id, pass: 1 }).first();
     expect(pass.workflow_started_at).toBeInstanceOf(Date);

@@ -27,7 +27,11 @@ describe('POST /v1/projects/{projectId}/searches', () => {
     expect(res.body.data).toMatchObject({ search_id: res.body.data.id, project_id: projectId, reused: false });
     expect(['queued', 'running']).toContain(res.body.data.status);
     const done = await waitForSearch(stack, caller.headers, res.body.data.id);
-    expect(done).toMatchObject({ status: 'complete', outcome: expect.stringMatching(/^(Shortlist ready|Poor yield|No results)$/), closed_at: expect.any(String) });
+    expect(done).toMatchObject({
+      status: 'complete',
+      outcome: expect.stringMatching(/^(Shortlist ready|Poor yield|No results)$/),
+      closed_at: expect.any(String),
+    });
     expect(done.profiles_read).toBeLessThanOrEqual(60);
     expect(done.delivered).toBe(done.profiles_read);
     expect(done.shortlisted).toBeLessThanOrEqual(10);
@@ -110,7 +114,10 @@ describe('launch refusals', () => {
   });
 
   it('400 invalid_criteria listing every problem in the message and details', async () => {
-    const res = await post({ criteria: { family: 'astronaut', industries: ['Not An Industry'], target: 0, colour: 'red' } }, { 'Idempotency-Key': `ic-${randomUUID()}` });
+    const res = await post(
+      { criteria: { family: 'astronaut', industries: ['Not An Industry'], target: 0, colour: 'red' } },
+      { 'Idempotency-Key': `ic-${randomUUID()}` },
+    );
     expectCode(res, 400, 'invalid_criteria');
     const fields = res.body.error.details.problems.map((p: { field: string }) => p.field);
     // Fields are named by their path in the body.
@@ -131,18 +138,31 @@ describe('launch refusals', () => {
     const inactive = await workspaceWithKey(stack.db, { workspace: { plan_active: false } });
     expectCode(await launch(stack, inactive.headers, await createProject(stack, inactive.headers), { criteria: softwareCriteria }), 402, 'no_active_plan');
     const broke = await workspaceWithKey(stack.db, { credits: 0 });
-    expectCode(await launch(stack, broke.headers, await createProject(stack, broke.headers), { criteria: softwareCriteria }), 402, 'shortlist_allocation_exhausted');
+    expectCode(
+      await launch(stack, broke.headers, await createProject(stack, broke.headers), { criteria: softwareCriteria }),
+      402,
+      'shortlist_allocation_exhausted',
+    );
     // The key draws from its own bucket: contract_pool is empty even though the workspace bucket is not.
     const pooled = await keyFor(stack.db, caller.workspace, { funding: 'contract_pool' });
     expectCode(await launch(stack, pooled.headers, projectId, { criteria: softwareCriteria }), 402, 'shortlist_allocation_exhausted');
-    expect(await stack.db('searches').whereIn('workspace_id', [noPlan.workspace.id, inactive.workspace.id, broke.workspace.id]).count({ n: '*' }).first()).toEqual({ n: 0 });
+    expect(
+      await stack.db('searches').whereIn('workspace_id', [noPlan.workspace.id, inactive.workspace.id, broke.workspace.id]).count({ n: '*' }).first(),
+    ).toEqual({ n: 0 });
   });
 
   it('429 concurrent_search_limit with 50 searches waiting, 429 daily_search_limit after 500 launches today', async () => {
     const busy = await workspaceWithKey(stack.db, { credits: 5 });
     const project = await createProject(stack, busy.headers);
     const rows = (status: string, n: number) =>
-      Array.from({ length: n }, () => ({ id: randomUUID(), workspace_id: busy.workspace.id, project_id: project, status, criteria: JSON.stringify(softwareCriteria), funding_bucket: 'workspace' }));
+      Array.from({ length: n }, () => ({
+        id: randomUUID(),
+        workspace_id: busy.workspace.id,
+        project_id: project,
+        status,
+        criteria: JSON.stringify(softwareCriteria),
+        funding_bucket: 'workspace',
+      }));
     await stack.db('searches').insert(rows('queued', 50));
     const queued = await launch(stack, busy.headers, project, { criteria: softwareCriteria });
     expectCode(queued, 429, 'concurrent_search_limit');

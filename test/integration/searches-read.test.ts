@@ -12,7 +12,9 @@ beforeAll(async () => {
   caller = await workspaceWithKey(stack.db, { credits: 5 });
   projectId = await createProject(stack, caller.headers, 'Reads');
   // A small read budget and a high target: the pass reads 40, records the rest of the page as not read.
-  const res = await launch(stack, caller.headers, projectId, { criteria: { family: 'software_engineering', read_budget: 40, target: 200, shortlist_threshold: 40 } });
+  const res = await launch(stack, caller.headers, projectId, {
+    criteria: { family: 'software_engineering', read_budget: 40, target: 200, shortlist_threshold: 40 },
+  });
   search = await waitForSearch(stack, caller.headers, res.body.data.id);
 });
 afterAll(() => stack.stop());
@@ -41,7 +43,13 @@ describe('GET /v1/searches/{id}/people', () => {
     expect(res.body.data.total).toBe(search.delivered);
     expect(people).toHaveLength(40);
     for (let i = 1; i < people.length; i++) expect(people[i - 1].score).toBeGreaterThanOrEqual(people[i].score);
-    expect(people[0]).toEqual({ id: expect.any(String), name: expect.any(String), score: expect.any(Number), score_breakdown: expect.any(Array), profile: expect.objectContaining({ skills: expect.any(Array) }) });
+    expect(people[0]).toEqual({
+      id: expect.any(String),
+      name: expect.any(String),
+      score: expect.any(Number),
+      score_breakdown: expect.any(Array),
+      profile: expect.objectContaining({ skills: expect.any(Array) }),
+    });
     expect(people[0].score_breakdown[0]).toMatchObject({ criterion: expect.any(String), reason: expect.any(String) });
     const again = await get(`/v1/searches/${search.id}/people`);
     expect(again.body.data.people.map((p: { id: string }) => p.id)).toEqual(people.map((p: { id: string }) => p.id));
@@ -109,7 +117,9 @@ describe('records JSON and CSV', () => {
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="search-${search.id}-records.csv"`);
     const lines = res.text.split('\r\n');
-    expect(lines[0]).toBe('status,score,page,first_name,last_name,title,company,location,network_url,open_profile,premium,summary,candidate_id,about,experience_history,education,skills,certifications,languages,projects,connections');
+    expect(lines[0]).toBe(
+      'status,score,page,first_name,last_name,title,company,location,network_url,open_profile,premium,summary,candidate_id,about,experience_history,education,skills,certifications,languages,projects,connections',
+    );
     expect(lines[lines.length - 1]).toBe('');
     const rows = lines.slice(1, -1).map(parseCsvLine);
     const json = (await get(`/v1/searches/${search.id}/records`)).body.data;

@@ -47,7 +47,14 @@ describe('the search workflow', () => {
       },
     });
     const [changed] = (await events(done.id)).filter((e) => e.type === 'shortlist.changed');
-    expect(changed.data).toMatchObject({ project_id: project, search_id: done.id, kind: 'pass', source: 'search', list_before: { count: 0, candidate_ids: [] }, list_after: { count: done.shortlisted } });
+    expect(changed.data).toMatchObject({
+      project_id: project,
+      search_id: done.id,
+      kind: 'pass',
+      source: 'search',
+      list_before: { count: 0, candidate_ids: [] },
+      list_after: { count: done.shortlisted },
+    });
     const members = await stack.db('shortlist_members').where({ project_id: project });
     expect(members).toHaveLength(done.shortlisted);
     expect(JSON.stringify(changed.data)).not.toContain('"skills"'); // ids and counts, never profiles
@@ -61,14 +68,21 @@ describe('the search workflow', () => {
     const progress = await stack.temporal.client.workflow.getHandle(`search-${done.id}-pass-1`).query('progress');
     expect(progress).toMatchObject({ search_id: done.id, pass: 1, phase: 'complete', profiles_read: done.profiles_read, shortlisted: done.shortlisted });
     const description = await stack.temporal.client.workflow.getHandle(`search-${done.id}-pass-1`).describe();
-    expect(description.typedSearchAttributes.getAll().filter((p) => p.key.name !== 'BuildIds').map((p) => `${p.key.name}=${p.value}`).sort()).toEqual([`ProjectId=${project}`, `SearchId=${done.id}`, `WorkspaceId=${fixture.workspace.id}`]);
+    expect(
+      description.typedSearchAttributes
+        .getAll()
+        .filter((p) => p.key.name !== 'BuildIds')
+        .map((p) => `${p.key.name}=${p.value}`)
+        .sort(),
+    ).toEqual([`ProjectId=${project}`, `SearchId=${done.id}`, `WorkspaceId=${fixture.workspace.id}`]);
   });
 
   it('queues FIFO under the workspace concurrency limit and emits search.queued for waiting launches', async () => {
     const fixture = await workspaceWithKey(stack.db, { credits: 10, workspace: { max_concurrent_searches: 1 } });
     const project = await createProject(stack, fixture.headers);
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await launch(stack, fixture.headers, project, { criteria: { ...softwareCriteria, read_budget: 30 + i } })).body.data.id);
+    for (let i = 0; i < 3; i++)
+      ids.push((await launch(stack, fixture.headers, project, { criteria: { ...softwareCriteria, read_budget: 30 + i } })).body.data.id);
     const done = [];
     for (const id of ids) done.push(await waitForSearch(stack, fixture.headers, id));
     const rows = await stack.db('searches').whereIn('id', ids).select('id', 'started_at', 'closed_at');
@@ -119,7 +133,9 @@ describe('durability', () => {
     try {
       const fixture = await workspaceWithKey(stack.db, { credits: 2 });
       const project = await createProject(api, fixture.headers);
-      const res = await launch(api, fixture.headers, project, { criteria: { family: 'software_engineering', read_budget: 150, target: 200, shortlist_threshold: 40 } });
+      const res = await launch(api, fixture.headers, project, {
+        criteria: { family: 'software_engineering', read_budget: 150, target: 200, shortlist_threshold: 40 },
+      });
       const searchId = res.body.data.id;
       await waitFor('two pages done', async () => (await stack.db('searches').where({ id: searchId }).first()).pages_fetched >= 2, 60_000, 50);
       worker.kill('SIGKILL');

@@ -16,7 +16,11 @@ afterAll(async () => {
 async function cli(...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(argv, (l) => out.push(l), (l) => err.push(l));
+  const code = await runCli(
+    argv,
+    (l) => out.push(l),
+    (l) => err.push(l),
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -97,7 +101,10 @@ describe('sign-in, cookie and session', () => {
     // Another email is not affected; failures older than the window no longer count.
     const other = await memberOf(stack, workspace, 'viewer');
     expect((await stack.request('POST', '/api/auth/sign-in', { body: { email: other.email, password: TEST_PASSWORD } })).status).toBe(200);
-    await stack.db('sign_in_failures').where({ email: member.email }).update({ created_at: stack.db.raw("now() - interval '16 minutes'") });
+    await stack
+      .db('sign_in_failures')
+      .where({ email: member.email })
+      .update({ created_at: stack.db.raw("now() - interval '16 minutes'") });
     expect((await stack.request('POST', '/api/auth/sign-in', { body: { email: member.email, password: TEST_PASSWORD } })).status).toBe(200);
   });
 
@@ -106,14 +113,20 @@ describe('sign-in, cookie and session', () => {
     const member = await memberOf(stack, workspace, 'viewer');
     const [session] = await sessionsOf(stack.db, member.userId);
     // Sliding: a session last seen a while ago is pushed out to 14 days again.
-    await stack.db('sessions').where({ id: session.id }).update({ last_seen_at: stack.db.raw("now() - interval '2 days'"), expires_at: stack.db.raw("now() + interval '1 day'") });
+    await stack
+      .db('sessions')
+      .where({ id: session.id })
+      .update({ last_seen_at: stack.db.raw("now() - interval '2 days'"), expires_at: stack.db.raw("now() + interval '1 day'") });
     const used = await stack.request('GET', '/api/me', { headers: member.headers });
     expect(used.status).toBe(200);
     const slid = await stack.db('sessions').where({ id: session.id }).first();
     expect(new Date(slid.expires_at).getTime() - Date.now()).toBeGreaterThan(13.9 * 24 * 3600 * 1000);
     expect(used.headers.getSetCookie().some((c) => c.startsWith('sid='))).toBe(true);
 
-    await stack.db('sessions').where({ id: session.id }).update({ expires_at: stack.db.raw("now() - interval '1 second'") });
+    await stack
+      .db('sessions')
+      .where({ id: session.id })
+      .update({ expires_at: stack.db.raw("now() - interval '1 second'") });
     const expired = await stack.request('GET', '/api/me', { headers: member.headers });
     expect(expired.status).toBe(401);
     expect(expired.body).toEqual({ error: 'Sign in required' });

@@ -50,10 +50,22 @@ describe('credentials', () => {
     expect(list.status).toBe(200);
     expect(list.body.credentials).toHaveLength(2); // the first openai key was deactivated
     const openaiCred = list.body.credentials.find((c: { provider: string }) => c.provider === 'openai');
-    expect(openaiCred).toEqual({ id: expect.any(String), provider: 'openai', label: 'default', key_hint: 'sk-f…-key', is_active: true, verified_at: null, verify_error: null, created_at: expect.any(String) });
+    expect(openaiCred).toEqual({
+      id: expect.any(String),
+      provider: 'openai',
+      label: 'default',
+      key_hint: 'sk-f…-key',
+      is_active: true,
+      verified_at: null,
+      verify_error: null,
+      created_at: expect.any(String),
+    });
     expect(list.text).not.toContain('sk-fake-good-key');
     const rows = await stack.db('credentials').where({ workspace_id: ws.workspace.id, provider: 'openai' }).orderBy('created_at');
-    expect(rows.map((r: { is_active: boolean; retired_at: Date | null }) => [r.is_active, r.retired_at !== null])).toEqual([[false, true], [true, false]]);
+    expect(rows.map((r: { is_active: boolean; retired_at: Date | null }) => [r.is_active, r.retired_at !== null])).toEqual([
+      [false, true],
+      [true, false],
+    ]);
     expect(rows[1].key_ciphertext).not.toContain('sk-fake-good-key');
     expect(decryptSecret(stack.config.secretsKey, rows[1].key_ciphertext, rows[1].id)).toBe('sk-fake-good-key');
 
@@ -62,7 +74,9 @@ describe('credentials', () => {
     expect(verified.body.credential.verified_at).not.toBeNull();
     expect(openai.requests.at(-1)).toMatchObject({ path: '/v1/models', authorization: 'Bearer sk-fake-good-key' });
     const hunterCred = list.body.credentials.find((c: { provider: string }) => c.provider === 'hunter');
-    expect((await stack.request('POST', `/api/admin/credentials/${hunterCred.id}/verify`, { headers: ws.admin.headers })).body.credential.verify_error).toBeNull();
+    expect(
+      (await stack.request('POST', `/api/admin/credentials/${hunterCred.id}/verify`, { headers: ws.admin.headers })).body.credential.verify_error,
+    ).toBeNull();
     expect(hunter.requests.at(-1)).toEqual({ path: '/v2/account', key: 'hunter-good-key-123' });
 
     // A key the provider rejects records verify_error.
@@ -79,7 +93,10 @@ describe('credentials', () => {
 
   it('400 with a validation message for a bad provider or a short apiKey; nothing stored', async () => {
     const ws = await workspaceWithMembers(stack);
-    const badProvider = await stack.request('POST', '/api/admin/credentials', { headers: ws.admin.headers, body: { provider: 'linkedin', apiKey: 'long-enough-key' } });
+    const badProvider = await stack.request('POST', '/api/admin/credentials', {
+      headers: ws.admin.headers,
+      body: { provider: 'linkedin', apiKey: 'long-enough-key' },
+    });
     expect(badProvider.status).toBe(400);
     expect(badProvider.body.error).toMatch(/provider must be one of peopledatalabs, brave, openai, hunter/);
     const short = await stack.request('POST', '/api/admin/credentials', { headers: ws.admin.headers, body: { provider: 'brave', apiKey: 'short' } });
@@ -121,7 +138,14 @@ describe('key rotation under a running stack', () => {
     workers.push(
       spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'activities/worker.ts')], {
         cwd: ROOT,
-        env: { ...process.env, ...rotatedEnv, TEMPORAL_TASK_QUEUE: stack.config.temporal.taskQueue, NODE_EXTRA_CA_CERTS: cert.certFile, LOG_LEVEL: 'warn', SWEEP_SCHEDULES_ON_START: 'false' },
+        env: {
+          ...process.env,
+          ...rotatedEnv,
+          TEMPORAL_TASK_QUEUE: stack.config.temporal.taskQueue,
+          NODE_EXTRA_CA_CERTS: cert.certFile,
+          LOG_LEVEL: 'warn',
+          SWEEP_SCHEDULES_ON_START: 'false',
+        },
         stdio: 'ignore',
       }),
     );

@@ -23,7 +23,14 @@ const GOOD = {
 beforeAll(async () => {
   openai = await startOpenAiFake();
   vendors = await startVendorFake('server-vendor-key');
-  const providers = { PEOPLEDATALABS_BASE_URL: vendors.url, BRAVE_BASE_URL: vendors.url, HUNTER_BASE_URL: vendors.url, PEOPLEDATALABS_API_KEY: 'server-vendor-key', BRAVE_API_KEY: 'server-vendor-key', HUNTER_API_KEY: 'server-vendor-key' };
+  const providers = {
+    PEOPLEDATALABS_BASE_URL: vendors.url,
+    BRAVE_BASE_URL: vendors.url,
+    HUNTER_BASE_URL: vendors.url,
+    PEOPLEDATALABS_API_KEY: 'server-vendor-key',
+    BRAVE_API_KEY: 'server-vendor-key',
+    HUNTER_API_KEY: 'server-vendor-key',
+  };
   stack = await startTestStack({ worker: false, env: { ...providers, OPENAI_BASE_URL: openai.url, OPENAI_API_KEY: 'sk-fake-good-key' } });
   noKeyStack = await startTestStack({ worker: false, env: { ...providers, OPENAI_BASE_URL: openai.url, OPENAI_API_KEY: '' } });
 });
@@ -50,7 +57,13 @@ const intake = async (s: TestStack, rawInput: unknown = 'Senior backend engineer
 it('extracts confident criteria through one forced tool call whose schema comes from the criteria schema', async () => {
   const { res, ws } = await intake(stack);
   expect(res.status).toBe(200);
-  expect(res.body.criteria).toMatchObject({ family: 'software_engineering', metro: 'berlin', industries: ['Internet'], years_experience: { min: 5 }, _meta: { confidence: { family: 0.9, metro: 0.8 } } });
+  expect(res.body.criteria).toMatchObject({
+    family: 'software_engineering',
+    metro: 'berlin',
+    industries: ['Internet'],
+    years_experience: { min: 5 },
+    _meta: { confidence: { family: 0.9, metro: 0.8 } },
+  });
   expect(res.body.entityCoverage).toEqual({
     location: { resolved: true, confidence: 0.8, required: true },
     job_title: { resolved: true, confidence: 0.95, required: true },
@@ -115,7 +128,10 @@ it('without any language-model key: 424 llm_not_configured, and the model is not
 
 it("a workspace's openai credential is used before the server key", async () => {
   const ws = await workspaceWithMembers(noKeyStack);
-  expect((await noKeyStack.request('POST', '/api/admin/credentials', { headers: ws.admin.headers, body: { provider: 'openai', apiKey: 'sk-workspace-key-1234' } })).status).toBe(200);
+  expect(
+    (await noKeyStack.request('POST', '/api/admin/credentials', { headers: ws.admin.headers, body: { provider: 'openai', apiKey: 'sk-workspace-key-1234' } }))
+      .status,
+  ).toBe(200);
   const res = await noKeyStack.request('POST', '/api/intake', { headers: ws.operator.headers, body: { rawInput: 'Backend engineer in Berlin' } });
   expect(res.status).toBe(200);
   expect(openai.requests[0].authorization).toBe('Bearer sk-workspace-key-1234');

@@ -79,7 +79,10 @@ beforeAll(async () => {
   const frozen = await workspaceWithMembers(stack, { workspace: { frozen: true } });
   frozenAdmin = frozen.admin;
   expired = await memberOf(stack, a.workspace, 'admin');
-  await stack.db('sessions').where({ user_id: expired.userId }).update({ expires_at: stack.db.raw("now() - interval '1 minute'") });
+  await stack
+    .db('sessions')
+    .where({ user_id: expired.userId })
+    .update({ expires_at: stack.db.raw("now() - interval '1 minute'") });
 });
 afterAll(async () => {
   await stack?.stop();
@@ -87,7 +90,15 @@ afterAll(async () => {
 
 it('the table covers the routes the issue names', () => {
   expect(guarded.map((r) => `${r.method} ${r.path}`)).toEqual(
-    expect.arrayContaining(['GET /me', 'POST /admin/credentials', 'POST /intake', 'GET /scans', 'POST /scans', 'POST /campaigns/{id}/launch', 'POST /auth/sign-out']),
+    expect.arrayContaining([
+      'GET /me',
+      'POST /admin/credentials',
+      'POST /intake',
+      'GET /scans',
+      'POST /scans',
+      'POST /campaigns/{id}/launch',
+      'POST /auth/sign-out',
+    ]),
   );
 });
 

@@ -24,7 +24,10 @@ describe('scans', () => {
     const ws = await workspaceWithMembers(stack, { credits: 1 });
     const project = await projectRepository(stack.db).create(ws.workspace.id, 'Scans');
     const launch = (key: string | undefined, criteria: unknown = CRITERIA) =>
-      stack.request('POST', '/api/scans', { headers: { ...ws.operator.headers, ...(key ? { 'Idempotency-Key': key } : {}) }, body: { project_id: project.id, criteria } });
+      stack.request('POST', '/api/scans', {
+        headers: { ...ws.operator.headers, ...(key ? { 'Idempotency-Key': key } : {}) },
+        body: { project_id: project.id, criteria },
+      });
 
     expect((await launch(undefined)).body).toEqual({ error: expect.stringMatching(/Idempotency-Key/), code: 'idempotency_key_required' });
     const first = await launch('scan-key-0001');
@@ -48,7 +51,10 @@ describe('scans', () => {
     expect(list.body.scans[0]).toMatchObject({ profiles_read: 0, delivered: 0, shortlisted: 0 });
     // Another workspace's project is not found.
     const other = await workspaceWithMembers(stack);
-    const foreign = await stack.request('POST', '/api/scans', { headers: { ...other.operator.headers, 'Idempotency-Key': 'scan-key-0004' }, body: { project_id: project.id, criteria: CRITERIA } });
+    const foreign = await stack.request('POST', '/api/scans', {
+      headers: { ...other.operator.headers, 'Idempotency-Key': 'scan-key-0004' },
+      body: { project_id: project.id, criteria: CRITERIA },
+    });
     expect(foreign.status).toBe(404);
   });
 });
@@ -57,7 +63,8 @@ describe('campaigns', () => {
   it('draft → awaiting_launch → launched; 409 from other states; email needs a hunter source; social is not configured', async () => {
     const ws = await workspaceWithMembers(stack);
     const h = ws.operator.headers;
-    const create = async (channel: string) => (await stack.request('POST', '/api/campaigns', { headers: h, body: { name: `${channel} outreach`, channel } })).body.campaign;
+    const create = async (channel: string) =>
+      (await stack.request('POST', '/api/campaigns', { headers: h, body: { name: `${channel} outreach`, channel } })).body.campaign;
     const email = await create('email');
     expect(email).toMatchObject({ status: 'draft', channel: 'email', published_at: null });
     const act = (id: string, action: string) => stack.request('POST', `/api/campaigns/${id}/${action}`, { headers: h });
@@ -69,7 +76,10 @@ describe('campaigns', () => {
     const noHunter = await act(email.id, 'launch');
     expect([noHunter.status, noHunter.body.code]).toEqual([424, 'emailoutreach_not_configured']);
 
-    expect((await stack.request('POST', '/api/admin/credentials', { headers: ws.admin.headers, body: { provider: 'hunter', apiKey: 'hunter-key-for-campaigns' } })).status).toBe(200);
+    expect(
+      (await stack.request('POST', '/api/admin/credentials', { headers: ws.admin.headers, body: { provider: 'hunter', apiKey: 'hunter-key-for-campaigns' } }))
+        .status,
+    ).toBe(200);
     const launched = await act(email.id, 'launch');
     expect(launched.status).toBe(200);
     expect(launched.body.campaign).toMatchObject({ status: 'launched', launched_at: expect.any(String) });
@@ -82,7 +92,10 @@ describe('campaigns', () => {
     expect((await stack.db('campaigns').where({ id: social.id }).first()).status).toBe('awaiting_launch');
 
     const list = await stack.request('GET', '/api/campaigns', { headers: ws.viewer.headers });
-    expect(list.body.campaigns.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([[social.id, 'awaiting_launch'], [email.id, 'launched']]);
+    expect(list.body.campaigns.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([
+      [social.id, 'awaiting_launch'],
+      [email.id, 'launched'],
+    ]);
     expect((await stack.request('POST', '/api/campaigns', { headers: h, body: { name: '', channel: 'fax' } })).status).toBe(400);
   });
 });
@@ -93,12 +106,19 @@ it('GET /api/openapi.json documents every session route with the cookie security
   expect(redoclyErrors(res.text)).toEqual([]);
   expect(Object.values(res.body.paths).flatMap((p) => Object.values(p as object)).length).toBe(sessionRoutes.length);
   // Scans take the key API's launch body (one schema): criteria or jd_text, with the project.
-  expect(res.body.components.schemas.CreateScan.properties).toEqual(expect.objectContaining({ criteria: expect.anything(), jd_text: expect.anything(), project_id: expect.anything() }));
+  expect(res.body.components.schemas.CreateScan.properties).toEqual(
+    expect.objectContaining({ criteria: expect.anything(), jd_text: expect.anything(), project_id: expect.anything() }),
+  );
   expect(res.body.paths['/api/scans'].post.parameters).toEqual([expect.objectContaining({ in: 'header', name: 'Idempotency-Key', required: true })]);
   expect(res.body.paths['/api/scans'].post.responses['400'].description).toMatch(/idempotency_key_required.*invalid_criteria/);
   expect(res.body.paths['/api/me'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Me' });
   expect(res.body.components.securitySchemes.sessionCookie).toEqual(expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'sid' }));
-  expect(res.body.paths['/api/admin/credentials'].post.requestBody.content['application/json'].schema.properties.provider.enum).toEqual(['peopledatalabs', 'brave', 'openai', 'hunter']);
+  expect(res.body.paths['/api/admin/credentials'].post.requestBody.content['application/json'].schema.properties.provider.enum).toEqual([
+    'peopledatalabs',
+    'brave',
+    'openai',
+    'hunter',
+  ]);
   expect(res.body.paths['/api/me'].get.security).toEqual([{ sessionCookie: [] }]);
   expect(res.body.paths['/api/campaigns/{id}/launch'].post['x-role']).toBe('operator');
 });

@@ -70,13 +70,31 @@ describe('the public share page', () => {
     expect((await request(stack.url, 'GET', `/api/shares/${token.slice(0, -1)}x`)).status).toBe(404);
 
     const out: string[] = [];
-    expect(await runCli(['shares', 'expire', projectId, '--json'], (l) => out.push(l), () => undefined)).toBe(0);
+    expect(
+      await runCli(
+        ['shares', 'expire', projectId, '--json'],
+        (l) => out.push(l),
+        () => undefined,
+      ),
+    ).toBe(0);
     expect(JSON.parse(out[0])).toEqual({ project_id: projectId, share_expires_at: expect.any(String) });
     expect((await request(stack.url, 'GET', path)).status).toBe(410);
     expect((await request(stack.url, 'GET', `/api/shares/${token}`)).body).toEqual({ error: 'This share link has expired' });
 
-    expect(await runCli(['shares', 'expire', projectId, '--at', '2999-01-01T00:00:00Z'], () => undefined, () => undefined)).toBe(0);
+    expect(
+      await runCli(
+        ['shares', 'expire', projectId, '--at', '2999-01-01T00:00:00Z'],
+        () => undefined,
+        () => undefined,
+      ),
+    ).toBe(0);
     expect((await request(stack.url, 'GET', path)).status).toBe(200);
-    expect(await runCli(['shares', 'expire', projectId, '--at', 'tomorrow'], () => undefined, () => undefined)).toBe(2);
+    expect(
+      await runCli(
+        ['shares', 'expire', projectId, '--at', 'tomorrow'],
+        () => undefined,
+        () => undefined,
+      ),
+    ).toBe(2);
   });
 });

@@ -18,7 +18,8 @@ const projectWithSearch = (listed = 3, budget = 40) => projectWithScoredPeople(s
 const shortlistEvents = (projectId: string) =>
   stack.db('outbox_events').where({ type: 'shortlist.changed' }).whereRaw("data->>'project_id' = ?", [projectId]).orderBy('created_at').select('data');
 const add = (projectId: string, body: unknown) => stack.request('POST', `/v1/projects/${projectId}/shortlist/members`, { headers: caller.headers, body });
-const remove = (projectId: string, candidateId: string) => stack.request('DELETE', `/v1/projects/${projectId}/shortlist/members/${candidateId}`, { headers: caller.headers });
+const remove = (projectId: string, candidateId: string) =>
+  stack.request('DELETE', `/v1/projects/${projectId}/shortlist/members/${candidateId}`, { headers: caller.headers });
 
 describe('reading the shortlist', () => {
   it('returns every member with the design fields, and the same as CSV', async () => {
@@ -45,8 +46,15 @@ describe('reading the shortlist', () => {
 describe('adding and removing members', () => {
   it('adds people of the project searches, reports already-listed ones, and is safe to repeat', async () => {
     const { projectId, people } = await projectWithSearch(2);
-    const listed = new Set((await stack.request('GET', `/v1/projects/${projectId}/shortlist`, { headers: caller.headers })).body.data.map((m: { candidate_id: string }) => m.candidate_id));
-    const fresh = people.filter((p) => !listed.has(p.id)).slice(0, 2).map((p) => p.id);
+    const listed = new Set(
+      (await stack.request('GET', `/v1/projects/${projectId}/shortlist`, { headers: caller.headers })).body.data.map(
+        (m: { candidate_id: string }) => m.candidate_id,
+      ),
+    );
+    const fresh = people
+      .filter((p) => !listed.has(p.id))
+      .slice(0, 2)
+      .map((p) => p.id);
     const first = await add(projectId, { candidate_ids: [...fresh, [...listed][0]] });
     expect(first.status).toBe(200);
     expect(first.body.data).toEqual({ added: fresh, already: 1, already_listed: [[...listed][0]], shortlisted: 4 });
@@ -98,8 +106,15 @@ describe('adding and removing members', () => {
 
   it('concurrent adds and removes never lose or duplicate a member, and every event chains', async () => {
     const { projectId, people } = await projectWithSearch(1, 60);
-    const listed = new Set((await stack.request('GET', `/v1/projects/${projectId}/shortlist`, { headers: caller.headers })).body.data.map((m: { candidate_id: string }) => m.candidate_id));
-    const pool = people.filter((p) => !listed.has(p.id)).slice(0, 30).map((p) => p.id);
+    const listed = new Set(
+      (await stack.request('GET', `/v1/projects/${projectId}/shortlist`, { headers: caller.headers })).body.data.map(
+        (m: { candidate_id: string }) => m.candidate_id,
+      ),
+    );
+    const pool = people
+      .filter((p) => !listed.has(p.id))
+      .slice(0, 30)
+      .map((p) => p.id);
     const kept = pool.slice(0, 20);
     const removedLater = pool.slice(20);
     await add(projectId, { candidate_ids: removedLater });
@@ -108,7 +123,9 @@ describe('adding and removing members', () => {
       ...kept.slice(0, 10).map((id) => add(projectId, { candidate_ids: [id] })), // duplicates racing
       ...removedLater.map((id) => remove(projectId, id)),
     ]);
-    const final = (await stack.request('GET', `/v1/projects/${projectId}/shortlist`, { headers: caller.headers })).body.data.map((m: { candidate_id: string }) => m.candidate_id);
+    const final = (await stack.request('GET', `/v1/projects/${projectId}/shortlist`, { headers: caller.headers })).body.data.map(
+      (m: { candidate_id: string }) => m.candidate_id,
+    );
     expect(new Set(final).size).toBe(final.length);
     expect(new Set(final)).toEqual(new Set([...listed, ...kept]));
     const counts = (await shortlistEvents(projectId)).map((e) => [e.data.list_before.count, e.data.list_after.count]);
@@ -121,7 +138,11 @@ describe('GET /v1/projects/{id}/share-link', () => {
   it('gives the same URL every time, under the app URL, with the live count', async () => {
     const { projectId } = await projectWithSearch(2);
     const first = await stack.request('GET', `/v1/projects/${projectId}/share-link`, { headers: caller.headers });
-    expect(first.body.data).toEqual({ project_id: projectId, url: expect.stringMatching(new RegExp(`^${stack.config.appUrl}/share/[A-Za-z0-9_-]{43}$`)), shortlisted: 2 });
+    expect(first.body.data).toEqual({
+      project_id: projectId,
+      url: expect.stringMatching(new RegExp(`^${stack.config.appUrl}/share/[A-Za-z0-9_-]{43}$`)),
+      shortlisted: 2,
+    });
     const members = (await stack.request('GET', `/v1/projects/${projectId}/shortlist`, { headers: caller.headers })).body.data;
     await remove(projectId, members[0].candidate_id);
     const second = await stack.request('GET', `/v1/projects/${projectId}/share-link`, { headers: caller.headers });

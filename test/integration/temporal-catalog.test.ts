@@ -22,7 +22,14 @@ const criteria = { ...softwareCriteria, read_budget: 30 };
 /** A launch booked exactly as the API books it, but not started: the test starts its workflow. */
 async function bookedSearch(f: KeyFixture) {
   const projectId = await createProject(stack, f.headers);
-  const { search } = await launchSearch(stack.db, { workspace: f.workspace, key: f.key, projectId, idempotencyKey: `catalog-${randomUUID()}`, body: { criteria }, baseUrl: stack.config.publicBaseUrl });
+  const { search } = await launchSearch(stack.db, {
+    workspace: f.workspace,
+    key: f.key,
+    projectId,
+    idempotencyKey: `catalog-${randomUUID()}`,
+    body: { criteria },
+    baseUrl: stack.config.publicBaseUrl,
+  });
   return search;
 }
 
@@ -32,13 +39,23 @@ describe('ensureSchedules', () => {
     const { client } = stack.temporal;
     const declared = schedules.strandedPassSweep.options(queue);
     // What an older release left behind: another interval, other arguments, the wrong queue.
-    await client.schedule.create({ ...declared, spec: { intervals: [{ every: '5 minutes' }] }, action: { ...declared.action, args: [{ old: true }], taskQueue: 'elsewhere' }, state: { paused: true, note: 'paused by an operator' } });
+    await client.schedule.create({
+      ...declared,
+      spec: { intervals: [{ every: '5 minutes' }] },
+      action: { ...declared.action, args: [{ old: true }], taskQueue: 'elsewhere' },
+      state: { paused: true, note: 'paused by an operator' },
+    });
     try {
       const outcomes = await ensureSchedules(client, queue);
       expect(outcomes).toEqual(
         expect.arrayContaining([
           { schedule: 'outboxSweep', scheduleId: scheduleIds.outboxSweep(queue), result: 'created' },
-          { schedule: 'strandedPassSweep', scheduleId: scheduleIds.strandedPassSweep(queue), result: 'updated', changed: ['spec.intervals', 'action.taskQueue', 'action.args'] },
+          {
+            schedule: 'strandedPassSweep',
+            scheduleId: scheduleIds.strandedPassSweep(queue),
+            result: 'updated',
+            changed: ['spec.intervals', 'action.taskQueue', 'action.args'],
+          },
         ]),
       );
       const updated = await client.schedule.getHandle(scheduleIds.strandedPassSweep(queue)).describe();
@@ -49,7 +66,11 @@ describe('ensureSchedules', () => {
       expect(outbox.action).toMatchObject({ workflowType: 'outboxSweepWorkflow', taskQueue: taskQueueName(queue, 'webhooks') });
       expect((await ensureSchedules(client, queue)).map((o) => o.result)).toEqual(['unchanged', 'unchanged']);
     } finally {
-      for (const id of [scheduleIds.outboxSweep(queue), scheduleIds.strandedPassSweep(queue)]) await client.schedule.getHandle(id).delete().catch(() => undefined);
+      for (const id of [scheduleIds.outboxSweep(queue), scheduleIds.strandedPassSweep(queue)])
+        await client.schedule
+          .getHandle(id)
+          .delete()
+          .catch(() => undefined);
     }
   });
 });
@@ -73,7 +94,13 @@ describe('task queues', () => {
     expect(() => parseQueues(['--queues'])).toThrow('comma-separated list of main, webhooks');
 
     const config = { ...stack.config, temporal: { ...stack.config.temporal, taskQueue: `catalog-${randomUUID()}` } };
-    const handle = await startWorker({ config, db: stack.db, logger: createLogger('warn', 'test'), queues: ['webhooks'], workflowBundle: { code: fs.readFileSync(workflowBundlePath(), 'utf8') } });
+    const handle = await startWorker({
+      config,
+      db: stack.db,
+      logger: createLogger('warn', 'test'),
+      queues: ['webhooks'],
+      workflowBundle: { code: fs.readFileSync(workflowBundlePath(), 'utf8') },
+    });
     try {
       expect(handle.workers.map((w) => w.options.taskQueue)).toEqual([`${config.temporal.taskQueue}-webhooks`]);
     } finally {
@@ -89,7 +116,11 @@ describe('waiting for a slot', () => {
     const f = await workspaceWithKey(stack.db, { workspace: { max_concurrent_searches: 0 } });
     const search = await bookedSearch(f);
     const workflowId = catalog.search.id(search.id, 1);
-    const first = await startWorkflow(stack.temporal, catalog.search, { workflowId, args: [{ searchId: search.id, pass: 1, waitRoundsPerRun: 2 }], typedSearchAttributes: searchAttributes(search) });
+    const first = await startWorkflow(stack.temporal, catalog.search, {
+      workflowId,
+      args: [{ searchId: search.id, pass: 1, waitRoundsPerRun: 2 }],
+      typedSearchAttributes: searchAttributes(search),
+    });
     // Each signal makes the run claim again; the second unsuccessful claim continues as new.
     const latest = stack.temporal.client.workflow.getHandle(workflowId);
     await waitFor(
@@ -103,7 +134,13 @@ describe('waiting for a slot', () => {
     );
     expect(await latest.query('progress')).toMatchObject({ search_id: search.id, pass: 1, phase: 'waiting_for_slot' });
     const description = await latest.describe();
-    expect(description.typedSearchAttributes.getAll().filter((p) => p.key.name !== 'BuildIds').map((p) => `${p.key.name}=${p.value}`).sort()).toEqual([`ProjectId=${search.project_id}`, `SearchId=${search.id}`, `WorkspaceId=${f.workspace.id}`]);
+    expect(
+      description.typedSearchAttributes
+        .getAll()
+        .filter((p) => p.key.name !== 'BuildIds')
+        .map((p) => `${p.key.name}=${p.value}`)
+        .sort(),
+    ).toEqual([`ProjectId=${search.project_id}`, `SearchId=${search.id}`, `WorkspaceId=${f.workspace.id}`]);
 
     await stack.db('workspaces').where({ id: f.workspace.id }).update({ max_concurrent_searches: 1 });
     await slotFreed(workflowId);
@@ -124,7 +161,12 @@ describe('waiting for a slot', () => {
     expect(res.status).toBe(202);
     expect(res.body.data.search.status).toBe('queued');
     const workflowId = res.body.data.workflow_id;
-    await waitFor('the pass to claim', async () => (await stack.temporal.client.workflow.getHandle(workflowId).fetchHistory()).events!.some((e) => e.activityTaskCompletedEventAttributes), 10_000, 100);
+    await waitFor(
+      'the pass to claim',
+      async () => (await stack.temporal.client.workflow.getHandle(workflowId).fetchHistory()).events!.some((e) => e.activityTaskCompletedEventAttributes),
+      10_000,
+      100,
+    );
     expect(await stack.db('search_passes').where({ search_id: done.id, pass: 2 }).first()).toMatchObject({ status: 'queued' });
     expect((await stack.db('searches').where({ id: done.id }).first()).status).toBe('queued');
 
@@ -141,12 +183,17 @@ describe('waiting for a slot', () => {
     const f = await workspaceWithKey(stack.db, { credits: 3 });
     const search = await bookedSearch(f);
     await stack.db('searches').where({ id: search.id }).update({ status: 'complete' }); // a bad state: not queued
-    const handle = await startWorkflow(stack.temporal, catalog.search, { workflowId: catalog.search.id(search.id, 1), args: [{ searchId: search.id, pass: 1 }] });
+    const handle = await startWorkflow(stack.temporal, catalog.search, {
+      workflowId: catalog.search.id(search.id, 1),
+      args: [{ searchId: search.id, pass: 1 }],
+    });
     await expect(handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
     const events = (await handle.fetchHistory()).events!;
     const claims = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'claimSearchSlot');
     expect(claims).toHaveLength(1);
-    const started = events.find((e) => e.activityTaskStartedEventAttributes && e.activityTaskStartedEventAttributes.scheduledEventId?.toString() === claims[0].eventId?.toString());
+    const started = events.find(
+      (e) => e.activityTaskStartedEventAttributes && e.activityTaskStartedEventAttributes.scheduledEventId?.toString() === claims[0].eventId?.toString(),
+    );
     expect(started!.activityTaskStartedEventAttributes!.attempt).toBe(1);
     const failure = events.find((e) => e.activityTaskFailedEventAttributes)!.activityTaskFailedEventAttributes!.failure!;
     expect(failure.applicationFailureInfo).toMatchObject({ type: 'search_not_queued', nonRetryable: true });

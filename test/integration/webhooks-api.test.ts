@@ -25,8 +25,17 @@ const create = (f: KeyFixture, body: unknown) => stack.request('POST', '/v1/webh
 /** An event that no dispatcher will pick up (already dispatched), with a delivery row in `status`. */
 async function deliveryRow(db: Db, workspaceId: string, endpointId: string, status: string, extra: Record<string, unknown> = {}) {
   const eventId = newEventId();
-  await db('outbox_events').insert({ id: eventId, workspace_id: workspaceId, type: 'search.completed', data: { search_id: randomUUID() }, dedupe_key: `test:${eventId}`, dispatched_at: db.fn.now() });
-  const [row] = await db('webhook_deliveries').insert({ id: randomUUID(), workspace_id: workspaceId, endpoint_id: endpointId, event_id: eventId, status, ...extra }).returning('*');
+  await db('outbox_events').insert({
+    id: eventId,
+    workspace_id: workspaceId,
+    type: 'search.completed',
+    data: { search_id: randomUUID() },
+    dedupe_key: `test:${eventId}`,
+    dispatched_at: db.fn.now(),
+  });
+  const [row] = await db('webhook_deliveries')
+    .insert({ id: randomUUID(), workspace_id: workspaceId, endpoint_id: endpointId, event_id: eventId, status, ...extra })
+    .returning('*');
   return row;
 }
 
@@ -64,7 +73,10 @@ describe('POST /v1/webhooks', () => {
     expect((await create(f, { url: PUBLIC_URL, events: 'search.completed' })).body.error.code).toBe('invalid_request');
     expect((await create(f, { url: PUBLIC_URL, secret: 'mine' })).body.error.code).toBe('invalid_request');
     expect((await create(f, {})).body.error.code).toBe('invalid_request');
-    expect((await create(f, { url: PUBLIC_URL, events: ['shortlist.changed', 'search.completed', 'shortlist.changed'] })).body.data.events).toEqual(['shortlist.changed', 'search.completed']);
+    expect((await create(f, { url: PUBLIC_URL, events: ['shortlist.changed', 'search.completed', 'shortlist.changed'] })).body.data.events).toEqual([
+      'shortlist.changed',
+      'search.completed',
+    ]);
     expect((await create(f, { url: PUBLIC_URL, events: ['*', 'search.completed'] })).body.data.events).toEqual(['*']);
   });
 
@@ -124,7 +136,10 @@ describe('PATCH and DELETE /v1/webhooks/{webhookId}', () => {
     const { id } = (await create(f, { url: PUBLIC_URL })).body.data;
     const patch = (body: unknown) => stack.request('PATCH', `/v1/webhooks/${id}`, { headers: f.headers, body });
 
-    expect((await patch({ url: 'https://169.254.169.254/' })).body.error).toMatchObject({ code: 'invalid_webhook_url', details: { reason: 'link_local_address' } });
+    expect((await patch({ url: 'https://169.254.169.254/' })).body.error).toMatchObject({
+      code: 'invalid_webhook_url',
+      details: { reason: 'link_local_address' },
+    });
     expect((await patch({ events: ['search.failed', 'bogus'] })).body.error.details.unknown_event_types).toEqual(['bogus']);
     expect((await patch({})).body.error.code).toBe('invalid_request');
     expect((await patch({ enabled: 'yes' })).body.error.code).toBe('invalid_request');
@@ -133,7 +148,10 @@ describe('PATCH and DELETE /v1/webhooks/{webhookId}', () => {
     expect(changed.body.data).toMatchObject({ url: 'https://93.184.215.14/v2', events: ['search.failed'], enabled: true });
 
     // As the service leaves it after 20 abandoned deliveries in a row:
-    await stack.db('webhook_endpoints').where({ id }).update({ enabled: false, consecutive_abandons: 20, disabled_reason: 'Turned off after 20 abandoned deliveries in a row' });
+    await stack
+      .db('webhook_endpoints')
+      .where({ id })
+      .update({ enabled: false, consecutive_abandons: 20, disabled_reason: 'Turned off after 20 abandoned deliveries in a row' });
     const disabled = (await stack.request('GET', `/v1/webhooks/${id}`, { headers: f.headers })).body.data;
     expect(disabled).toMatchObject({ enabled: false, abandoned_in_a_row: 20, disabled_reason: expect.stringContaining('20') });
     const enabled = await patch({ enabled: true });
@@ -167,19 +185,59 @@ describe('deliveries', () => {
   it('lists newest first with a validated status filter and meta.total; one delivery shows every attempt', async () => {
     const f = await workspaceWithKey(stack.db);
     const { id } = (await create(f, { url: PUBLIC_URL })).body.data;
-    const delivered = await deliveryRow(stack.db, f.workspace.id, id, 'delivered', { attempt_count: 2, last_status_code: 200, created_at: new Date(Date.now() - 3000) });
-    const failed = await deliveryRow(stack.db, f.workspace.id, id, 'failed', { attempt_count: 1, last_status_code: 500, next_retry_at: new Date(Date.now() + 30_000), created_at: new Date(Date.now() - 2000) });
-    const abandoned = await deliveryRow(stack.db, f.workspace.id, id, 'abandoned', { attempt_count: 7, last_status_code: 503, next_retry_at: new Date(), created_at: new Date(Date.now() - 1000) });
+    const delivered = await deliveryRow(stack.db, f.workspace.id, id, 'delivered', {
+      attempt_count: 2,
+      last_status_code: 200,
+      created_at: new Date(Date.now() - 3000),
+    });
+    const failed = await deliveryRow(stack.db, f.workspace.id, id, 'failed', {
+      attempt_count: 1,
+      last_status_code: 500,
+      next_retry_at: new Date(Date.now() + 30_000),
+      created_at: new Date(Date.now() - 2000),
+    });
+    const abandoned = await deliveryRow(stack.db, f.workspace.id, id, 'abandoned', {
+      attempt_count: 7,
+      last_status_code: 503,
+      next_retry_at: new Date(),
+      created_at: new Date(Date.now() - 1000),
+    });
     await stack.db('webhook_delivery_attempts').insert([
-      { id: randomUUID(), delivery_id: delivered.id, number: 2, attempt_key: `k-${randomUUID()}`, trigger: 'scheduled', status_code: 200, duration_ms: 12, response_excerpt: 'ok' },
-      { id: randomUUID(), delivery_id: delivered.id, number: 1, attempt_key: `k-${randomUUID()}`, trigger: 'scheduled', status_code: 500, error: 'endpoint answered 500', duration_ms: 30, response_excerpt: 'down' },
+      {
+        id: randomUUID(),
+        delivery_id: delivered.id,
+        number: 2,
+        attempt_key: `k-${randomUUID()}`,
+        trigger: 'scheduled',
+        status_code: 200,
+        duration_ms: 12,
+        response_excerpt: 'ok',
+      },
+      {
+        id: randomUUID(),
+        delivery_id: delivered.id,
+        number: 1,
+        attempt_key: `k-${randomUUID()}`,
+        trigger: 'scheduled',
+        status_code: 500,
+        error: 'endpoint answered 500',
+        duration_ms: 30,
+        response_excerpt: 'down',
+      },
     ]);
     const list = (q = '') => stack.request('GET', `/v1/webhooks/${id}/deliveries${q}`, { headers: f.headers });
 
     const all = await list();
     expect(all.body.meta.total).toBe(3);
     expect(all.body.data.map((d: { id: string }) => d.id)).toEqual([abandoned.id, failed.id, delivered.id]);
-    expect(all.body.data[1]).toMatchObject({ status: 'failed', status_code: 500, attempt_count: 1, webhook_id: id, event_type: 'search.completed', next_retry_at: expect.any(String) });
+    expect(all.body.data[1]).toMatchObject({
+      status: 'failed',
+      status_code: 500,
+      attempt_count: 1,
+      webhook_id: id,
+      event_type: 'search.completed',
+      next_retry_at: expect.any(String),
+    });
     expect(all.body.data[0].next_retry_at).toBeNull(); // shown only while failed
     expect(all.body.data[0].attempts).toBeUndefined();
     const onlyFailed = await list('?status=failed');
@@ -234,7 +292,10 @@ describe('fan-out', () => {
         const other = await workspaceWithKey(trx);
         const repo = webhookRepository(trx);
         const endpoint = async (workspaceId: string, events: string[], enabled = true) => {
-          const row = (await repo.createWithinLimit({ id: randomUUID(), workspace_id: workspaceId, url: PUBLIC_URL, events, secret_ciphertext: 'v1.x.x.x', secret_last4: 'abcd' }, 10))!;
+          const row = (await repo.createWithinLimit(
+            { id: randomUUID(), workspace_id: workspaceId, url: PUBLIC_URL, events, secret_ciphertext: 'v1.x.x.x', secret_last4: 'abcd' },
+            10,
+          ))!;
           if (!enabled) await repo.update(row.id, { enabled: false });
           return row.id;
         };
@@ -281,7 +342,9 @@ describe('fan-out', () => {
 
         // An endpoint created after an event does not receive it.
         const late = await event('search.failed');
-        await trx('outbox_events').where({ id: late }).update({ created_at: new Date(Date.now() - 60_000) });
+        await trx('outbox_events')
+          .where({ id: late })
+          .update({ created_at: new Date(Date.now() - 60_000) });
         await fanOutEvents(trx, start, { retryScheduleSeconds: [5], eventIds: [late] });
         const lateDeliveries = await trx('webhook_deliveries').where({ event_id: late });
         expect(lateDeliveries.map((d) => d.endpoint_id)).toEqual([]);

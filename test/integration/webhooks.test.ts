@@ -56,7 +56,10 @@ afterAll(async () => {
 });
 
 async function endpoint(f: KeyFixture, hookPath: string, events?: string[]) {
-  const res = await stack.request('POST', '/v1/webhooks', { headers: f.headers, body: { url: `${receiver.origin}${hookPath}`, ...(events ? { events } : {}) } });
+  const res = await stack.request('POST', '/v1/webhooks', {
+    headers: f.headers,
+    body: { url: `${receiver.origin}${hookPath}`, ...(events ? { events } : {}) },
+  });
   if (res.status !== 201) throw new Error(`webhook create failed: ${res.text}`);
   return res.body.data as { id: string; secret: string; url: string };
 }
@@ -92,9 +95,21 @@ async function expectSignedEnvelope(req: Received, secret: string, workspaceId: 
   expect(verifyWebhookSignature(req.raw, signature, secret)).toBe(true);
   expect(stripe.webhooks.constructEvent(req.raw.toString('utf8'), signature, secret).id).toBe(req.json.id);
   expect(verifyWebhookSignature(Buffer.concat([req.raw, Buffer.from(' ')]), signature, secret)).toBe(false);
-  expect(req.headers).toMatchObject({ 'service-event-id': req.json.id, 'service-event-type': req.json.type, 'user-agent': 'Service-Webhooks/1', 'content-type': 'application/json' });
+  expect(req.headers).toMatchObject({
+    'service-event-id': req.json.id,
+    'service-event-type': req.json.type,
+    'user-agent': 'Service-Webhooks/1',
+    'content-type': 'application/json',
+  });
   const row = await stack.db('outbox_events').where({ id: req.json.id }).first();
-  expect(req.json).toEqual({ id: row.id, type: row.type, created_at: row.created_at.toISOString(), workspace_id: workspaceId, api_version: '2026-11-20', data: row.data });
+  expect(req.json).toEqual({
+    id: row.id,
+    type: row.type,
+    created_at: row.created_at.toISOString(),
+    workspace_id: workspaceId,
+    api_version: '2026-11-20',
+    data: row.data,
+  });
 }
 
 describe('webhook delivery', () => {
@@ -122,7 +137,10 @@ describe('webhook delivery', () => {
     await stack.temporal.client.workflow.getHandle(workflowIds.searchPass(stuck.id, 1)).cancel();
     await waitForSearch(stack, blocked.headers, stuck.id);
 
-    for (const [f, hook, hookPath] of [[busy, hookA, '/all-a'], [blocked, hookB, '/all-b']] as const) {
+    for (const [f, hook, hookPath] of [
+      [busy, hookA, '/all-a'],
+      [blocked, hookB, '/all-b'],
+    ] as const) {
       const written: { id: string; type: string }[] = await stack.db('outbox_events').where({ workspace_id: f.workspace.id }).select('id', 'type');
       const arrived = () => new Set(receiver.received.filter((r) => r.path === hookPath).map((r) => r.json.id));
       await waitFor(`every event of ${hookPath}`, async () => written.every((e) => arrived().has(e.id)), 30_000, 50);
@@ -140,7 +158,11 @@ describe('webhook delivery', () => {
     // The dispatcher is a Temporal Schedule on this task queue.
     const schedule = await stack.temporal.client.schedule.getHandle(scheduleIds.outboxSweep(stack.config.temporal.taskQueue)).describe();
     // The fan-out runs on the webhooks queue with the deliveries it starts.
-    expect(schedule.action).toMatchObject({ type: 'startWorkflow', workflowType: 'outboxSweepWorkflow', taskQueue: taskQueueName(stack.config.temporal.taskQueue, 'webhooks') });
+    expect(schedule.action).toMatchObject({
+      type: 'startWorkflow',
+      workflowType: 'outboxSweepWorkflow',
+      taskQueue: taskQueueName(stack.config.temporal.taskQueue, 'webhooks'),
+    });
   }, 120_000);
 
   it('sends only to enabled endpoints of the workspace subscribed to the type; a test only to the tested endpoint', async () => {
@@ -161,7 +183,12 @@ describe('webhook delivery', () => {
     await new Promise((r) => setTimeout(r, 1000)); // anything misrouted would have arrived by now
 
     expect(receiver.received.filter((r) => r.path === '/only-completed').map((r) => r.json.type)).toEqual(['search.completed', 'webhook.test']);
-    expect(receiver.received.filter((r) => r.path === '/everything').map((r) => r.json.id).sort()).toEqual([completed, changed].sort());
+    expect(
+      receiver.received
+        .filter((r) => r.path === '/everything')
+        .map((r) => r.json.id)
+        .sort(),
+    ).toEqual([completed, changed].sort());
     expect(receiver.received.filter((r) => r.path === '/off' || r.path === '/other-workspace')).toEqual([]);
     expect(await stack.db('webhook_deliveries').where({ endpoint_id: off.id })).toEqual([]);
     expect(await stack.db('webhook_deliveries').where({ endpoint_id: everything.id })).toHaveLength(2);
@@ -178,7 +205,11 @@ describe('webhook delivery', () => {
     expect(new Date(failed.next_retry_at).getTime()).toBeGreaterThan(Date.now() - 1000);
     const done = await waitForDelivery(f, hook.id, eventId, (d) => d.status === 'delivered');
     expect(done).toMatchObject({ status: 'delivered', status_code: 204, attempt_count: 3, next_retry_at: null, event_id: eventId });
-    expect(done.attempts.map((a: any) => [a.number, a.status_code, a.trigger])).toEqual([[1, 500, 'scheduled'], [2, 500, 'scheduled'], [3, 204, 'scheduled']]);
+    expect(done.attempts.map((a: any) => [a.number, a.status_code, a.trigger])).toEqual([
+      [1, 500, 'scheduled'],
+      [2, 500, 'scheduled'],
+      [3, 204, 'scheduled'],
+    ]);
     expect(done.attempts[0]).toMatchObject({ error: 'endpoint answered 500', response_excerpt: 'not now', duration_ms: expect.any(Number) });
 
     const requests = receiver.received.filter((r) => r.path === '/flaky');
@@ -226,13 +257,32 @@ describe('webhook delivery', () => {
     // Support staff redeliver an abandoned delivery with the CLI: same event id, now delivered.
     const abandoned = await deliveryOf(hook.id, events[0]);
     const out: string[] = [];
-    expect(await runCli(['webhooks', 'redeliver', abandoned.id, '--json'], (l) => out.push(l), (l) => out.push(l))).toBe(0);
+    expect(
+      await runCli(
+        ['webhooks', 'redeliver', abandoned.id, '--json'],
+        (l) => out.push(l),
+        (l) => out.push(l),
+      ),
+    ).toBe(0);
     const printed = JSON.parse(out[0]);
-    expect(printed).toMatchObject({ id: abandoned.id, event_id: events[0], status: 'delivered', attempt_count: 8, mode: 'started', workflow_id: `webhook-delivery-${abandoned.id}-redeliver-1` });
+    expect(printed).toMatchObject({
+      id: abandoned.id,
+      event_id: events[0],
+      status: 'delivered',
+      attempt_count: 8,
+      mode: 'started',
+      workflow_id: `webhook-delivery-${abandoned.id}-redeliver-1`,
+    });
     const last = receiver.received.filter((r) => r.path === '/down' && r.json.id === events[0]);
     expect(last).toHaveLength(8);
     expect(last[7].headers['service-event-id']).toBe(events[0]);
-    expect(await runCli(['webhooks', 'redeliver', 'nope'], () => undefined, () => undefined)).toBe(2);
+    expect(
+      await runCli(
+        ['webhooks', 'redeliver', 'nope'],
+        () => undefined,
+        () => undefined,
+      ),
+    ).toBe(2);
   }, 120_000);
 
   it('redelivers with the same event id: a finished delivery in a one-attempt workflow, a waiting one by signal', async () => {
@@ -257,9 +307,17 @@ describe('webhook delivery', () => {
 
     // A delivery waiting an hour before its next retry is attempted at once when redelivered.
     const eventId = newEventId();
-    await stack.db('outbox_events').insert({ id: eventId, workspace_id: f.workspace.id, type: 'search.completed', data: {}, dedupe_key: `t:${eventId}`, dispatched_at: stack.db.fn.now() });
-    const [row] = await stack.db('webhook_deliveries').insert({ id: randomUUID(), workspace_id: f.workspace.id, endpoint_id: hook.id, event_id: eventId }).returning('*');
-    await startWorkflow(stack.temporal, catalog.webhookDelivery, { workflowId: catalog.webhookDelivery.id(row.id), args: [{ deliveryId: row.id, retryScheduleSeconds: [3600, 3600] }] });
+    await stack
+      .db('outbox_events')
+      .insert({ id: eventId, workspace_id: f.workspace.id, type: 'search.completed', data: {}, dedupe_key: `t:${eventId}`, dispatched_at: stack.db.fn.now() });
+    const [row] = await stack
+      .db('webhook_deliveries')
+      .insert({ id: randomUUID(), workspace_id: f.workspace.id, endpoint_id: hook.id, event_id: eventId })
+      .returning('*');
+    await startWorkflow(stack.temporal, catalog.webhookDelivery, {
+      workflowId: catalog.webhookDelivery.id(row.id),
+      args: [{ deliveryId: row.id, retryScheduleSeconds: [3600, 3600] }],
+    });
     const waiting = await waitForDelivery(f, hook.id, eventId, (d) => d.attempt_count === 1);
     expect(waiting.status).toBe('failed');
     expect(new Date(waiting.next_retry_at).getTime()).toBeGreaterThan(Date.now() + 3500_000);

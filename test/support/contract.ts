@@ -3,7 +3,14 @@ import { successEnvelope } from '../../api/catalog';
 import { ERROR_STATUS, errorEnvelope, type ErrorCode } from '../../api/errors';
 import { routeErrorCodes, type RouteDef } from '../../api/route-def';
 import { routeTable } from '../../api/route-table';
-import { SESSION_ERROR_STATUS, sessionError, sessionErrorCodes, sessionPlainStatuses, type SessionErrorCode, type SessionRouteDef } from '../../api/session/session-route-def';
+import {
+  SESSION_ERROR_STATUS,
+  sessionError,
+  sessionErrorCodes,
+  sessionPlainStatuses,
+  type SessionErrorCode,
+  type SessionRouteDef,
+} from '../../api/session/session-route-def';
 import { sessionRoutes } from '../../api/session/session.routes';
 
 const patternOf = (prefix: string, path: string) => new RegExp(`^${prefix}${path.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '[^/]+')}$`);

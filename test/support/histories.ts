@@ -10,7 +10,9 @@ import type { History } from '@temporalio/common/lib/proto-utils';
  * that @temporalio/proto's types belong to.
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const protojson: { toJson(type: unknown, message: unknown): unknown; fromJson(type: unknown, json: unknown, options?: object): unknown } = require(require.resolve('protobufjs/ext/protojson', { paths: [require.resolve('@temporalio/proto')] }));
+const protojson: { toJson(type: unknown, message: unknown): unknown; fromJson(type: unknown, json: unknown, options?: object): unknown } = require(
+  require.resolve('protobufjs/ext/protojson', { paths: [require.resolve('@temporalio/proto')] }),
+);
 const historyType = (patchProtobufRoot(proto) as unknown as { lookupType(name: string): unknown }).lookupType('temporal.api.history.v1.History');
 
 export function historyToJson(history: History): unknown {

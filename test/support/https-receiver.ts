@@ -17,11 +17,29 @@ export function makeTestCert(): TestCert {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhook-cert-'));
   const certFile = path.join(dir, 'cert.pem');
   const keyFile = path.join(dir, 'key.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,DNS:hooks.example.test,IP:127.0.0.1',
-    '-keyout', keyFile, '-out', certFile,
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,DNS:hooks.example.test,IP:127.0.0.1',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ],
+    { stdio: 'ignore' },
+  );
   return { certFile, cert: fs.readFileSync(certFile, 'utf8'), key: fs.readFileSync(keyFile, 'utf8') };
 }
 
@@ -77,7 +95,15 @@ export async function startHttpsReceiver(cert: TestCert, responder: Responder = 
       } catch {
         json = undefined;
       }
-      const entry: Received = { at, path: req.url ?? '', headers: req.headers, raw, json, servername: (req.socket as { servername?: string }).servername || null, remotePort: req.socket.remotePort };
+      const entry: Received = {
+        at,
+        path: req.url ?? '',
+        headers: req.headers,
+        raw,
+        json,
+        servername: (req.socket as { servername?: string }).servername || null,
+        remotePort: req.socket.remotePort,
+      };
       received.push(entry);
       const r = reply(entry);
       if (r.hangUp) return void req.socket.destroy();

@@ -12,5 +12,7 @@ export function redoclyErrors(document: string): string[] {
     const config = await createConfig({ extends: ['recommended'] });
     const problems = await lintFromString({ source: fs.readFileSync(0, 'utf8'), absoluteRef: '/openapi.json', config });
     process.stdout.write(JSON.stringify(problems.filter((p) => p.severity === 'error').map((p) => p.ruleId + ' at ' + p.location[0]?.pointer + ': ' + p.message)));`;
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', lint], { cwd: ROOT, input: document, stdio: ['pipe', 'pipe', 'pipe'] }).toString());
+  return JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', lint], { cwd: ROOT, input: document, stdio: ['pipe', 'pipe', 'pipe'] }).toString(),
+  );
 }

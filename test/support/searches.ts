@@ -35,12 +35,25 @@ export async function waitForSearch(stack: TestStack, headers: Record<string, st
  */
 export async function projectWithScoredPeople(stack: TestStack, headers: Record<string, string>, opts: { listed: number; budget?: number; name?: string }) {
   const projectId = await createProject(stack, headers, opts.name ?? `Shortlist ${randomUUID().slice(0, 6)}`);
-  const criteria = { family: 'software_engineering', skills: ['TypeScript', 'PostgreSQL', 'GAAP', 'Phlebotomy', 'Contract Negotiation'], read_budget: opts.budget ?? 40, target: 200, shortlist_threshold: 100 };
+  const criteria = {
+    family: 'software_engineering',
+    skills: ['TypeScript', 'PostgreSQL', 'GAAP', 'Phlebotomy', 'Contract Negotiation'],
+    read_budget: opts.budget ?? 40,
+    target: 200,
+    shortlist_threshold: 100,
+  };
   const res = await launch(stack, headers, projectId, { criteria });
   const search = await waitForSearch(stack, headers, res.body.data.id);
-  const people: { id: string; name: string; score: number }[] = (await stack.request('GET', `/v1/searches/${search.id}/people?limit=500&profile=false`, { headers })).body.data.people;
-  const current = new Set<string>((await stack.request('GET', `/v1/projects/${projectId}/shortlist`, { headers })).body.data.map((m: { candidate_id: string }) => m.candidate_id));
-  const toAdd = people.filter((p) => !current.has(p.id)).slice(0, Math.max(0, opts.listed - current.size)).map((p) => p.id);
+  const people: { id: string; name: string; score: number }[] = (
+    await stack.request('GET', `/v1/searches/${search.id}/people?limit=500&profile=false`, { headers })
+  ).body.data.people;
+  const current = new Set<string>(
+    (await stack.request('GET', `/v1/projects/${projectId}/shortlist`, { headers })).body.data.map((m: { candidate_id: string }) => m.candidate_id),
+  );
+  const toAdd = people
+    .filter((p) => !current.has(p.id))
+    .slice(0, Math.max(0, opts.listed - current.size))
+    .map((p) => p.id);
   if (toAdd.length) await stack.request('POST', `/v1/projects/${projectId}/shortlist/members`, { headers, body: { candidate_ids: toAdd } });
   return { projectId, search, people };
 }

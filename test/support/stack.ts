@@ -88,9 +88,7 @@ export async function startTestStack(opts: { worker?: boolean; env?: NodeJS.Proc
   const db = createDb(config.databaseUrl, 10, logger);
   const temporal = createTemporal(config);
   const worker =
-    opts.worker === false
-      ? null
-      : await startWorker({ config, db, logger, workflowBundle: { code: fs.readFileSync(workflowBundlePath(), 'utf8') } });
+    opts.worker === false ? null : await startWorker({ config, db, logger, workflowBundle: { code: fs.readFileSync(workflowBundlePath(), 'utf8') } });
   const api = await startApiServer({ config, db, temporal, logger });
   return {
     config,

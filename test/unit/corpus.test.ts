@@ -260,10 +260,33 @@ describe('person generator', () => {
       return { problems, check };
     }
     const PROFILE_KEYS = [
-      'id', 'first_name', 'last_name', 'title', 'seniority', 'family', 'company', 'industry', 'metro', 'location',
-      'network_url', 'open_profile', 'premium', 'summary', 'about', 'years_experience', 'experience', 'education',
-      'skills', 'certifications', 'languages', 'projects', 'connections', 'updated_at',
-    ].sort().join();
+      'id',
+      'first_name',
+      'last_name',
+      'title',
+      'seniority',
+      'family',
+      'company',
+      'industry',
+      'metro',
+      'location',
+      'network_url',
+      'open_profile',
+      'premium',
+      'summary',
+      'about',
+      'years_experience',
+      'experience',
+      'education',
+      'skills',
+      'certifications',
+      'languages',
+      'projects',
+      'connections',
+      'updated_at',
+    ]
+      .sort()
+      .join();
     const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
     const LANGUAGE = /^[A-Z][a-z]+ \((native|fluent|full professional|professional|conversational|elementary)\)$/;
 
@@ -306,19 +329,39 @@ describe('person generator', () => {
 
         check(p.skills.length >= 5 && p.skills.length <= 15, 'skill count', p);
         check(new Set(p.skills).size === p.skills.length, 'duplicate skill', p);
-        check(p.skills.every((s) => skills.has(s)), 'unknown skill', p);
+        check(
+          p.skills.every((s) => skills.has(s)),
+          'unknown skill',
+          p,
+        );
         if (family) check(p.skills.filter((s) => !family.skills.includes(s)).length <= 2, 'off-family skills', p);
 
         check(p.certifications.length <= 3 && new Set(p.certifications).size === p.certifications.length, 'certifications', p);
-        check(p.certifications.every((c) => c.trim() !== ''), 'empty certification', p);
+        check(
+          p.certifications.every((c) => c.trim() !== ''),
+          'empty certification',
+          p,
+        );
 
         check(p.languages.length >= 1 && p.languages.length <= 3, 'language count', p);
-        check(p.languages.every((l) => LANGUAGE.test(l)), `languages ${p.languages.join('; ')}`, p);
-        check(p.languages.some((l) => l.endsWith('(native)')), 'no native language', p);
+        check(
+          p.languages.every((l) => LANGUAGE.test(l)),
+          `languages ${p.languages.join('; ')}`,
+          p,
+        );
+        check(
+          p.languages.some((l) => l.endsWith('(native)')),
+          'no native language',
+          p,
+        );
         check(new Set(p.languages.map((l) => l.split(' ')[0])).size === p.languages.length, 'duplicate language', p);
 
         check(p.projects.length <= 3, 'project count', p);
-        check(p.projects.every((pr) => pr.name.trim() !== '' && pr.description.trim() !== ''), 'project text', p);
+        check(
+          p.projects.every((pr) => pr.name.trim() !== '' && pr.description.trim() !== ''),
+          'project text',
+          p,
+        );
 
         check(Number.isInteger(p.connections) && p.connections >= 20 && p.connections <= 30000, 'connections', p);
         check(new Date(p.updated_at).toISOString() === p.updated_at && ['2025', '2026'].includes(p.updated_at.slice(0, 4)), 'updated_at', p);
@@ -343,7 +386,11 @@ describe('person generator', () => {
             check(e.end !== null && MONTH.test(e.end), `end ${e.end}`, p);
             check(e.end !== null && e.start <= e.end && e.end < xp[k - 1].start, `order ${e.start}..${e.end} before ${xp[k - 1].start}`, p);
             // Newer entries never have a lower seniority.
-            check(rank(detectSeniority(e.title) ?? 'mid') <= rank(detectSeniority(xp[k - 1].title) ?? 'mid'), `progression ${e.title} -> ${xp[k - 1].title}`, p);
+            check(
+              rank(detectSeniority(e.title) ?? 'mid') <= rank(detectSeniority(xp[k - 1].title) ?? 'mid'),
+              `progression ${e.title} -> ${xp[k - 1].title}`,
+              p,
+            );
           }
         }
         const careerMonths = monthIndex(NOW) - monthIndex(xp[xp.length - 1].start);

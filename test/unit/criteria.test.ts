@@ -1,14 +1,6 @@
 import { z } from 'zod';
 import { COUNTRIES, INDUSTRIES, METROS, ROLE_FAMILIES, SENIORITIES, SKILLS, findFamily } from '../../src/reference/taxonomy';
-import {
-  CRITERIA_DEFAULTS,
-  canonicalJson,
-  criteriaSchema,
-  describeCriteria,
-  parseCriteria,
-  type Criteria,
-  type Problem,
-} from '../../src/domain/criteria';
+import { CRITERIA_DEFAULTS, canonicalJson, criteriaSchema, describeCriteria, parseCriteria, type Criteria, type Problem } from '../../src/domain/criteria';
 
 function problems(input: unknown): Problem[] {
   const result = parseCriteria(input);
@@ -192,8 +184,19 @@ describe('describeCriteria', () => {
 
   it('describes every field with type, required, bounds and defaults', () => {
     const keys: (keyof Criteria)[] = [
-      'family', 'titles', 'metro', 'locations', 'industries', 'years_experience', 'skills', 'must_have_skills',
-      'seniority', 'exclude_companies', 'target', 'read_budget', 'shortlist_threshold',
+      'family',
+      'titles',
+      'metro',
+      'locations',
+      'industries',
+      'years_experience',
+      'skills',
+      'must_have_skills',
+      'seniority',
+      'exclude_companies',
+      'target',
+      'read_budget',
+      'shortlist_threshold',
     ];
     expect(Object.keys(description.fields)).toEqual(keys);
     for (const k of keys) {

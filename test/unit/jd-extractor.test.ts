@@ -108,7 +108,14 @@ describe('extractCriteria on realistic job descriptions', () => {
       metro: 'chicago',
       industries: ['Hospital & Health Care'],
       years_experience: { min: 2 },
-      skills: ['Basic Life Support', 'Advanced Cardiac Life Support', 'Epic Systems', 'Electronic Medical Records', 'Medication Administration', 'Patient Education'],
+      skills: [
+        'Basic Life Support',
+        'Advanced Cardiac Life Support',
+        'Epic Systems',
+        'Electronic Medical Records',
+        'Medication Administration',
+        'Patient Education',
+      ],
     });
     expect(e.confidence.metro).toBe(0.9);
     expectValid(e);

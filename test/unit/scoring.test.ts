@@ -184,7 +184,15 @@ describe('scoreProfile', () => {
     // The breakdown still shows the uncapped picture.
     expect(result.breakdown.reduce((s, b) => s + b.points, 0)).toBe(90);
     // Already below the cap: unchanged.
-    const weak = makeProfile({ skills: [], title: 'Accountant', family: 'accounting', seniority: 'junior', metro: 'london', industry: 'Accounting', experience: [] });
+    const weak = makeProfile({
+      skills: [],
+      title: 'Accountant',
+      family: 'accounting',
+      seniority: 'junior',
+      metro: 'london',
+      industry: 'Accounting',
+      experience: [],
+    });
     expect(scoreProfile(weak, criteria(FULL)).score).toBeLessThan(MUST_HAVE_CAP);
   });
 

@@ -21,7 +21,12 @@ beforeEach(() => {
 
 describe('postWebhook', () => {
   it('posts the body to the pinned checked address, with the hostname kept for SNI and Host', async () => {
-    const result = await postWebhook(`https://hooks.example.test:${receiver.port}/pinned?x=1`, '{"a":1}', { 'Content-Type': 'application/json', 'X-Test': 'yes' }, opts());
+    const result = await postWebhook(
+      `https://hooks.example.test:${receiver.port}/pinned?x=1`,
+      '{"a":1}',
+      { 'Content-Type': 'application/json', 'X-Test': 'yes' },
+      opts(),
+    );
     expect(result).toMatchObject({ ok: true, statusCode: 200, error: null, excerpt: 'thanks' });
     const [req] = await receiver.waitFor('/pinned?x=1', 1);
     expect(req.headers.host).toBe(`hooks.example.test:${receiver.port}`);

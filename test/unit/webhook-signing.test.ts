@@ -8,7 +8,13 @@ import { signatureHeader } from '../../src/webhooks/signing';
 const stripe = new Stripe('sk_test_not_used');
 const secret = newWebhookSecret();
 const now = () => Math.floor(Date.now() / 1000);
-const body = envelopeBody({ id: 'evt_0123456789abcdef0123456789abcdef', workspace_id: '6f1c1b7e-9c1a-4a51-8d1e-2f8a4b9c0d11', type: 'search.completed', data: { search_id: 's', outcome: 'Poor yield' }, created_at: new Date('2026-11-21T10:00:00Z') });
+const body = envelopeBody({
+  id: 'evt_0123456789abcdef0123456789abcdef',
+  workspace_id: '6f1c1b7e-9c1a-4a51-8d1e-2f8a4b9c0d11',
+  type: 'search.completed',
+  data: { search_id: 's', outcome: 'Poor yield' },
+  created_at: new Date('2026-11-21T10:00:00Z'),
+});
 
 describe('webhook signatures', () => {
   it('are t=<unix>,v1=<hex HMAC-SHA256 of "t.body"> keyed by the whole whsec_ secret', () => {
@@ -53,7 +59,12 @@ describe('webhook signatures', () => {
 
   it('delivery headers carry the signature, event id and type, user agent and content type', () => {
     const headers = deliveryHeaders(body, secret, { id: 'evt_1', type: 'search.completed' });
-    expect(headers).toMatchObject({ 'Content-Type': 'application/json', 'User-Agent': WEBHOOK_USER_AGENT, 'Service-Event-Id': 'evt_1', 'Service-Event-Type': 'search.completed' });
+    expect(headers).toMatchObject({
+      'Content-Type': 'application/json',
+      'User-Agent': WEBHOOK_USER_AGENT,
+      'Service-Event-Id': 'evt_1',
+      'Service-Event-Type': 'search.completed',
+    });
     expect(WEBHOOK_USER_AGENT).toBe('Service-Webhooks/1');
     expect(verifyWebhookSignature(body, headers['Service-Signature'], secret)).toBe(true);
     expect(JSON.parse(body)).toEqual({

@@ -114,7 +114,11 @@ describe('webhook URL SSRF checks', () => {
   });
 
   it('accepts public https URLs and returns the checked address to pin', async () => {
-    await expect(resolveWebhookTarget('https://public.example.com:8443/hooks?x=1', policy)).resolves.toMatchObject({ host: 'public.example.com', address: '93.184.215.14', family: 4 });
+    await expect(resolveWebhookTarget('https://public.example.com:8443/hooks?x=1', policy)).resolves.toMatchObject({
+      host: 'public.example.com',
+      address: '93.184.215.14',
+      family: 4,
+    });
     await expect(resolveWebhookTarget('https://dual.example.com/', policy)).resolves.toMatchObject({ address: '93.184.215.14' });
     await expect(resolveWebhookTarget('https://93.184.215.14/', policy)).resolves.toMatchObject({ address: '93.184.215.14' });
     await expect(resolveWebhookTarget('https://[2606:4700:4700::1111]/', policy)).resolves.toMatchObject({ address: '2606:4700:4700::1111', family: 6 });

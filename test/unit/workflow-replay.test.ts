@@ -12,10 +12,22 @@ import { workflowBundlePath } from '../support/stack';
  */
 
 const DIR = path.resolve(__dirname, '..', 'histories');
-const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+const files = fs
+  .readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 /** Every workflow type registered in workflows/index.ts has at least one recorded history. */
-const REQUIRED_TYPES = ['searchWorkflow', 'expansionWorkflow', 'databasePassWorkflow', 'rescoreWorkflow', 'webhookDeliveryWorkflow', 'outboxSweepWorkflow', 'strandedPassSweepWorkflow', 'healthProbeWorkflow'];
+const REQUIRED_TYPES = [
+  'searchWorkflow',
+  'expansionWorkflow',
+  'databasePassWorkflow',
+  'rescoreWorkflow',
+  'webhookDeliveryWorkflow',
+  'outboxSweepWorkflow',
+  'strandedPassSweepWorkflow',
+  'healthProbeWorkflow',
+];
 
 function load(file: string) {
   const history = historyFromJson(JSON.parse(fs.readFileSync(path.join(DIR, file), 'utf8')));
