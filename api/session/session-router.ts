@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { ApiContext, ApiDeps } from '../context';
+import type { ApiDeps } from '../context';
 import { jsonBody } from '../middleware/json-body';
 import type { SessionRouteDef } from './session-route-def';
 import { sessionErrors, sessionGuard, type SessionState } from './session.middleware';
