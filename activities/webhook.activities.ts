@@ -7,7 +7,12 @@ import { deliveryStarter } from '../src/webhooks/temporal';
 import type { ActivityDeps } from './deps';
 
 export function webhookActivities({ db, config, logger }: ActivityDeps) {
-  const deliveryDeps = { db, secretsKey: config.secretsKey, policy: { allowedCidrs: config.webhookAllowedPrivateCidrs } };
+  const deliveryDeps = {
+    db,
+    secretsKey: config.secretsKey,
+    secretsKeyPrevious: config.secretsKeyPrevious,
+    policy: { allowedCidrs: config.webhookAllowedPrivateCidrs },
+  };
   return {
     /** One POST of one delivery and its record; HTTP outcomes are results, not failures. */
     attemptWebhookDelivery: (input: AttemptInput) => attemptDelivery(deliveryDeps, input),

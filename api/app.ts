@@ -11,6 +11,8 @@ import { requestId } from './middleware/request-id';
 import { countUsage } from './middleware/usage';
 import type { RouteDef } from './route-def';
 import { routeTable } from './route-table';
+import { sessionRouter } from './session/session-router';
+import { sessionRoutes } from './session/session.routes';
 import { DOCS_PAGE_HEADERS, DOCS_SCRIPT_URL, renderDocsPage, SCALAR_BUNDLE_PATH } from './web/docs.page';
 import { renderShareErrorPage, renderSharePage, SHARE_PAGE_HEADERS } from './web/share.page';
 import { readShare } from '../src/shortlist/share.service';
@@ -51,6 +53,8 @@ export function createApp(deps: ApiDeps, routes: readonly RouteDef[] = routeTabl
 
   const router = keyApiRouter(routes, deps);
   app.use(router.routes());
+  const session = sessionRouter(sessionRoutes, deps);
+  app.use(session.routes());
   const web = new Router<ApiState>();
   web.get('/docs', (ctx) => {
     ctx.set(DOCS_PAGE_HEADERS);
@@ -128,12 +132,19 @@ export function createApp(deps: ApiDeps, routes: readonly RouteDef[] = routeTabl
   app.use(async (ctx) => {
     // Reached only when no route answered: 405 when the path exists under another method.
     await applyRateLimit(ctx as unknown as ApiContext, deps.db, [ipBucket(ctx, deps.config.unauthenticatedRateLimit)]);
-    const allowed = router.match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods);
-    if (allowed.length > 0) {
-      ctx.set('Allow', [...new Set(allowed)].join(', '));
-      throw new AppError('method_not_allowed', 405, `${ctx.method} is not allowed on ${ctx.path}; use ${[...new Set(allowed)].join(' or ')}`);
-    }
-    throw new AppError('not_found', 404, `No route for ${ctx.method} ${ctx.path}`);
+    const sessionApi = ctx.path === '/api' || ctx.path.startsWith('/api/');
+    const allowed = [...new Set((sessionApi ? session : router).match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods))];
+    const refusal =
+      allowed.length > 0
+        ? new AppError('method_not_allowed', 405, `${ctx.method} is not allowed on ${ctx.path}; use ${allowed.join(' or ')}`, null, {
+            Allow: allowed.join(', '),
+          })
+        : new AppError('not_found', 404, `No route for ${ctx.method} ${ctx.path}`);
+    if (!sessionApi) throw refusal;
+    // Under /api the session API's shape (spec "Session API errors"): `{error}` alone.
+    ctx.set(refusal.headers);
+    ctx.status = refusal.status;
+    ctx.body = { error: refusal.message };
   });
   return app;
 }

@@ -123,12 +123,16 @@ function issuesOf(section: InputSection, schema: z.ZodType | undefined, value: u
   return { issues: result.error.issues.map((issue) => ({ section, path: issue.path, issue })), data: undefined };
 }
 
-/** 400 with the code of the first problem and every problem in the message and details. */
-function invalid(issues: RequestIssue[], invalidCode: RouteMeta['invalidCode']): AppError {
+/**
+ * 400 with the code of the first problem and every problem in the message and details. Without
+ * an `invalidCode` answer the code is `fallbackCode` (the key API's `invalid_request`; the session
+ * API's validation errors carry none).
+ */
+export function invalid(issues: RequestIssue[], invalidCode: RouteMeta['invalidCode'], fallbackCode: string | null = 'invalid_request'): AppError {
   const first = issues[0];
   const custom = first.issue.code === 'custom' ? (first.issue.params as Record<string, unknown> | undefined) : undefined;
   const { code: customCode, ...extra } = custom ?? {};
-  const code = typeof customCode === 'string' ? customCode : (invalidCode?.(first) ?? 'invalid_request');
+  const code = typeof customCode === 'string' ? customCode : (invalidCode?.(first) ?? fallbackCode);
   const problems = problemsOf(issues);
   return new AppError(code, 400, problems.map((p) => `${p.field}: ${p.message}`).join('; '), { problems, ...extra });
 }
@@ -136,6 +140,49 @@ function invalid(issues: RequestIssue[], invalidCode: RouteMeta['invalidCode']):
 /** Header values by the names the schema declares (`Idempotency-Key`), absent ones undefined. */
 function headerValues(ctx: ApiContext, schema: Shape): Record<string, string | undefined> {
   return Object.fromEntries(Object.keys(schema.shape).map((name) => [name, ctx.get(name) || undefined]));
+}
+
+/** The request schemas of a route (key API or session API) and how its refusals are worded. */
+export interface InputSpec<P extends Maybe, L> {
+  path: string;
+  params?: Shape;
+  headers?: Shape;
+  query?: Shape;
+  body?: z.ZodType;
+  /** Resource lookup from the validated path values; its 404s come before any other validation. */
+  load?: (params: PathOut<P>) => Promise<L>;
+  /** The refusal of a malformed path value (a resource's 404, or a 400). */
+  pathInvalid: (name: string, issues: RequestIssue[]) => AppError;
+  /** The refusal of invalid headers, query or body (all their problems). */
+  invalid: (issues: RequestIssue[]) => AppError;
+}
+
+/**
+ * Validates a request against its route's schemas: path values first (in path order, the
+ * outermost resource first), then `load`, then headers, query and body together.
+ */
+export async function readInput<P extends Shape | undefined, H extends Maybe, Q extends Maybe, B extends Maybe, L>(
+  ctx: ApiContext,
+  spec: InputSpec<P, L>,
+): Promise<RouteInput<P, H, Q, B, L>> {
+  const params: Record<string, unknown> = {};
+  for (const name of [...spec.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])) {
+    const parsed = (spec.params?.shape[name] as z.ZodType | undefined)?.safeParse(ctx.params[name]) ?? { success: true as const, data: ctx.params[name] };
+    if (!parsed.success)
+      throw spec.pathInvalid(
+        name,
+        parsed.error.issues.map((issue) => ({ section: 'params', path: [name, ...issue.path], issue })),
+      );
+    params[name] = parsed.data;
+  }
+  const found = spec.load ? await spec.load(params as PathOut<P>) : (undefined as L);
+  const headers = issuesOf('headers', spec.headers, spec.headers && headerValues(ctx, spec.headers));
+  const query = issuesOf('query', spec.query, ctx.query);
+  // An absent body is an empty object: routes whose schema accepts {} take no body.
+  const body = issuesOf('body', spec.body, ctx.state.body ?? {});
+  const issues = [...headers.issues, ...query.issues, ...body.issues];
+  if (issues.length) throw spec.invalid(issues);
+  return { params, headers: headers.data, query: query.data, body: body.data, found } as RouteInput<P, H, Q, B, L>;
 }
 
 /** Builds a route; its handler receives the request already validated and typed from the schemas. */
@@ -147,7 +194,6 @@ export function defineRoute<
   L = undefined,
 >(spec: RouteSpec<P, H, Q, B, L>): RouteDef {
   const { load, handler, ...meta } = spec;
-  const pathNames = [...spec.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
   return {
     ...meta,
     params: spec.params,
@@ -155,29 +201,16 @@ export function defineRoute<
     query: spec.query,
     body: spec.body,
     async run(ctx, deps, routes) {
-      // A malformed path id is the resource's 404, in path order (the outermost resource first).
-      const params: Record<string, unknown> = {};
-      for (const name of pathNames) {
-        const parsed = (spec.params?.shape[name] as z.ZodType | undefined)?.safeParse(ctx.params[name]) ?? { success: true as const, data: ctx.params[name] };
-        if (!parsed.success) {
+      const input = await readInput<P, H, Q, B, L>(ctx, {
+        ...spec,
+        load: load && ((params) => load(ctx, deps, params)),
+        // A malformed path id is the resource's 404.
+        pathInvalid: (name, issues) => {
           const resource = PATH_RESOURCES[name];
-          throw resource
-            ? new AppError(resource.code, 404, `${resource.what} not found`)
-            : invalid(
-                parsed.error.issues.map((issue) => ({ section: 'params', path: [name, ...issue.path], issue })),
-                undefined,
-              );
-        }
-        params[name] = parsed.data;
-      }
-      const found = load ? await load(ctx, deps, params as PathOut<P>) : (undefined as L);
-      const headers = issuesOf('headers', spec.headers, spec.headers && headerValues(ctx, spec.headers));
-      const query = issuesOf('query', spec.query, ctx.query);
-      // An absent body is an empty object: routes whose schema accepts {} take no body.
-      const body = issuesOf('body', spec.body, ctx.state.body ?? {});
-      const issues = [...headers.issues, ...query.issues, ...body.issues];
-      if (issues.length) throw invalid(issues, spec.invalidCode);
-      const input = { params, headers: headers.data, query: query.data, body: body.data, found } as RouteInput<P, H, Q, B, L>;
+          return resource ? new AppError(resource.code, 404, `${resource.what} not found`) : invalid(issues, undefined);
+        },
+        invalid: (issues) => invalid(issues, spec.invalidCode),
+      });
       await handler(ctx, input, deps, routes);
     },
   };

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { ProviderId } from './providers/provider-ids';
 
 /** The only module that reads process.env. Everything else receives a Config. */
 
@@ -39,6 +40,20 @@ const envSchema = z
     SECRETS_KEY: z
       .string({ error: 'is required (32 random bytes, base64)' })
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes encoded as base64'),
+    // Still read after a key rotation until `npm run cli -- secrets reencrypt` has moved every secret.
+    SECRETS_KEY_PREVIOUS: z
+      .string()
+      .refine((v) => v === '' || Buffer.from(v, 'base64').length === 32, 'must be 32 bytes encoded as base64 (or empty)')
+      .optional(),
+    PEOPLEDATALABS_BASE_URL: httpUrl.default('https://api.peopledatalabs.com'),
+    BRAVE_BASE_URL: httpUrl.default('https://api.search.brave.com'),
+    OPENAI_BASE_URL: httpUrl.default('https://api.openai.com/v1'),
+    HUNTER_BASE_URL: httpUrl.default('https://api.hunter.io'),
+    PEOPLEDATALABS_API_KEY: z.string().optional(),
+    BRAVE_API_KEY: z.string().optional(),
+    OPENAI_API_KEY: z.string().optional(),
+    HUNTER_API_KEY: z.string().optional(),
+    OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     WEBHOOK_RETRY_SCHEDULE: secondsList.prefault(DEFAULT_RETRY_SCHEDULE),
     WEBHOOK_ALLOWED_PRIVATE_CIDRS: cidrList.prefault(''),
@@ -86,6 +101,11 @@ export interface Config {
   /** {app_url}: share pages live under {app_url}/share/<token>. */
   appUrl: string;
   secretsKey: Buffer;
+  /** The key before the last rotation; decrypts what `secrets reencrypt` has not moved yet. */
+  secretsKeyPrevious: Buffer | null;
+  /** Third-party providers (DESIGN.md §9): base URL and the server-wide fallback key. */
+  providers: Record<ProviderId, { baseUrl: string; apiKey: string | null }>;
+  openaiModel: string;
   logLevel: Env['LOG_LEVEL'];
   webhookRetryScheduleSeconds: number[];
   webhookAllowedPrivateCidrs: string[];
@@ -140,6 +160,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiUrl: trimSlash(e.API_URL ?? local),
     appUrl: trimSlash(e.APP_URL ?? local),
     secretsKey: Buffer.from(e.SECRETS_KEY, 'base64'),
+    secretsKeyPrevious: e.SECRETS_KEY_PREVIOUS ? Buffer.from(e.SECRETS_KEY_PREVIOUS, 'base64') : null,
+    providers: {
+      peopledatalabs: { baseUrl: trimSlash(e.PEOPLEDATALABS_BASE_URL), apiKey: e.PEOPLEDATALABS_API_KEY || null },
+      brave: { baseUrl: trimSlash(e.BRAVE_BASE_URL), apiKey: e.BRAVE_API_KEY || null },
+      openai: { baseUrl: trimSlash(e.OPENAI_BASE_URL), apiKey: e.OPENAI_API_KEY || null },
+      hunter: { baseUrl: trimSlash(e.HUNTER_BASE_URL), apiKey: e.HUNTER_API_KEY || null },
+    },
+    openaiModel: e.OPENAI_MODEL,
     logLevel: e.LOG_LEVEL,
     webhookRetryScheduleSeconds: e.WEBHOOK_RETRY_SCHEDULE,
     webhookAllowedPrivateCidrs: e.WEBHOOK_ALLOWED_PRIVATE_CIDRS,

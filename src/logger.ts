@@ -10,5 +10,21 @@ export function createLogger(level: string, name: string): Logger {
     base: { service: 'candidate-sourcing', process: name },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
+    // Belt and braces: nothing logs bodies or headers today, but a secret must never reach a log line.
+    redact: {
+      paths: [
+        'password',
+        'apiKey',
+        'api_key',
+        '*.password',
+        '*.apiKey',
+        '*.api_key',
+        'headers.cookie',
+        'headers.authorization',
+        '*.headers.cookie',
+        '*.headers.authorization',
+      ],
+      censor: '[redacted]',
+    },
   });
 }

@@ -8,7 +8,19 @@ import { projectParams } from '../../src/projects/projects.schemas';
 import { launchSearch } from '../../src/searches/launch.service';
 import { RECORD_COLUMNS, recordResource } from '../../src/searches/records';
 import { personJson, searchResource } from '../../src/searches/searches.presenter';
-import { launchBody, launchedSearch, launchHeaders, peoplePage, peopleQuery, search, searchParams, searchRecord } from '../../src/searches/searches.schemas';
+import {
+  LAUNCH_ERRORS,
+  LAUNCH_INVALID_CODES,
+  launchBody,
+  launchedSearch,
+  launchHeaders,
+  launchInvalidCode,
+  peoplePage,
+  peopleQuery,
+  search,
+  searchParams,
+  searchRecord,
+} from '../../src/searches/searches.schemas';
 import { startPass } from '../../src/searches/start.service';
 import { authOf, type ApiContext } from '../context';
 import { sendData, sendDataStream, sendRawData } from '../respond';
@@ -46,17 +58,9 @@ export const searchRoutes = [
     load: loadProject,
     headers: launchHeaders,
     body: launchBody,
-    invalidCode: ({ section, path }) => (section === 'headers' ? 'idempotency_key_required' : path[0] === 'criteria' ? 'invalid_criteria' : undefined),
-    invalidCodes: ['idempotency_key_required', 'criteria_required', 'invalid_criteria'],
-    errors: [
-      'invalid_criteria',
-      'idempotency_key_reused',
-      'plan_required',
-      'no_active_plan',
-      'shortlist_allocation_exhausted',
-      'daily_search_limit',
-      'concurrent_search_limit',
-    ],
+    invalidCode: launchInvalidCode,
+    invalidCodes: LAUNCH_INVALID_CODES,
+    errors: LAUNCH_ERRORS,
     example: { criteria: { family: 'software_engineering', skills: ['TypeScript', 'PostgreSQL'], metro: 'san-francisco-bay-area', target: 25 } },
     response: {
       kind: 'json',

@@ -5,6 +5,7 @@ import { adminCommands } from './admin.commands';
 import { billingCommands } from './billing.commands';
 import type { Command } from './command';
 import { parseArgs, UsageError } from './args';
+import { userCommands } from './users.commands';
 import { opsCommands } from './ops.commands';
 import { webhookCommands } from './webhooks.commands';
 
@@ -23,6 +24,7 @@ const commands: Record<string, Command> = {
   ...opsCommands,
   ...webhookCommands,
   ...billingCommands,
+  ...userCommands,
 };
 
 const USAGE = `usage: npm run cli -- <command> [options]
@@ -38,7 +40,10 @@ commands:
   corpus load [--size N] [--seed S] [--json]
   searches watch SEARCH_ID [--interval MS]
   shares expire PROJECT_ID [--at ISO | --clear] [--json]
-  webhooks redeliver DELIVERY_ID [--json]`;
+  webhooks redeliver DELIVERY_ID [--json]
+  users create --email E --password P --workspace ID --role operator|viewer|admin [--json]
+  users add --email E --workspace ID --role operator|viewer|admin [--json]
+  secrets reencrypt [--json]   (moves every secret from SECRETS_KEY_PREVIOUS to SECRETS_KEY)`;
 
 export async function runCli(
   argv: string[],

@@ -127,6 +127,13 @@ export function webhookRepository(db: Db) {
     async delete(id: string): Promise<void> {
       await db('webhook_endpoints').where({ id }).delete();
     },
+    /** Every endpoint's secret ciphertext, for `secrets reencrypt`. */
+    async allSecretCiphertexts(): Promise<Pick<WebhookEndpointRow, 'id' | 'secret_ciphertext'>[]> {
+      return db('webhook_endpoints').select('id', 'secret_ciphertext').orderBy('id');
+    },
+    async setSecretCiphertext(id: string, secretCiphertext: string): Promise<void> {
+      await db('webhook_endpoints').where({ id }).update({ secret_ciphertext: secretCiphertext });
+    },
 
     // --- deliveries ------------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { creditLedgerRepository } from './credit-ledger.repository';
+import { roleFamilyRepository } from './role-family.repository';
 import type { Db } from './knex';
 
 export interface Workspace {
@@ -23,7 +24,7 @@ export type WorkspaceChanges = Partial<
 
 export function workspaceRepository(db: Db) {
   return {
-    /** A workspace and its initial credits (workspace bucket), in one transaction. */
+    /** A workspace, its initial credits (workspace bucket) and its role families, in one transaction. */
     async create(fields: { name: string; plan: string | null; credits?: number } & WorkspaceChanges): Promise<Workspace> {
       const { credits = 0, ...columns } = fields;
       return db.transaction(async (trx) => {
@@ -31,6 +32,7 @@ export function workspaceRepository(db: Db) {
           .insert({ id: randomUUID(), ...columns })
           .returning('*');
         if (credits > 0) await creditLedgerRepository(trx).append({ workspaceId: row.id, bucket: 'workspace', delta: credits, reason: 'grant:initial' });
+        await roleFamilyRepository(trx).seedDefaults(row.id);
         return row;
       });
     },

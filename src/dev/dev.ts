@@ -4,6 +4,7 @@ import path from 'node:path';
 import { devEnvFile, loadStackSettings } from '../config';
 import { freePort, onParentExit, waitFor } from './processes';
 import { seedDemo } from './seed';
+import { seedDemoUser } from './seed-user';
 import { corpusSize, DEFAULT_CORPUS_SEED, DEFAULT_CORPUS_SIZE, loadCorpus } from '../corpus/loader';
 import { createProgressWriter, progressLine } from '../cli/progress';
 import { startInfrastructure } from './stack';
@@ -55,7 +56,8 @@ async function main(): Promise<void> {
       });
       bar.done(progressLine('[dev] people', DEFAULT_CORPUS_SIZE, DEFAULT_CORPUS_SIZE));
     }
-    return seedDemo(seedDb, DATA);
+    const access = await seedDemo(seedDb, DATA);
+    return { ...access, user: await seedDemoUser(seedDb, DATA, access.workspaceId) };
   })().finally(() => seedDb.destroy());
 
   const env: NodeJS.ProcessEnv = {
@@ -110,9 +112,14 @@ async function main(): Promise<void> {
       `  Demo workspace ${demo.workspaceId} (100 credits), API key with every scope:`,
       `    export API_KEY=${demo.key}`,
       `    curl -s ${apiUrl}/v1/projects -H "Authorization: Bearer $API_KEY"`,
+      `  Session API (${apiUrl}/api, cookie sid; OpenAPI at ${apiUrl}/api/openapi.json), demo admin:`,
+      `    email ${demo.user.email}   password ${demo.user.password}`,
+      `    curl -s -c /tmp/sid -H 'content-type: application/json' -d '{"email":"${demo.user.email}","password":"${demo.user.password}"}' ${apiUrl}/api/auth/sign-in`,
+      `    curl -s -b /tmp/sid ${apiUrl}/api/me`,
       '  More keys and workspaces:',
       '    npm run cli -- workspaces create --name "My team" --credits 100 --json',
       '    npm run cli -- keys create --workspace <workspace id> --name dev --scopes "*"',
+      '    npm run cli -- users create --email you@example.com --password <8+ chars> --workspace <workspace id> --role admin',
       '',
       '  Ctrl-C stops everything.',
       '',

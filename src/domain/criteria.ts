@@ -160,6 +160,9 @@ const criteriaObject = z.strictObject({
   shortlist_threshold: z.int().min(CRITERIA_BOUNDS.shortlist_threshold.min).max(CRITERIA_BOUNDS.shortlist_threshold.max).optional(),
 });
 
+/** The criteria fields alone (no "something to search on" rule, no defaults): intake's partial criteria. */
+export const criteriaFieldsSchema = criteriaObject;
+
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function hasSomethingToSearch(v: Record<string, unknown>): boolean {

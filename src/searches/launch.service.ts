@@ -45,7 +45,8 @@ export async function searchLimits(trx: Db, workspace: Pick<Workspace, 'plan' | 
 
 export interface LaunchRequest {
   workspace: Workspace;
-  key: ApiKey;
+  /** The calling key, or for the session API (scans) no key and the workspace bucket. */
+  key: Pick<ApiKey, 'funding_mode'> & { id: string | null };
   projectId: string;
   idempotencyKey: string;
   /** The validated body (searches.schemas.ts `launchBody`): resolved criteria or a job description. */

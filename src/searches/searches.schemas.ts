@@ -37,6 +37,25 @@ export const launchBody = z
   .meta({ id: 'LaunchSearch', description: 'criteria or jd_text' });
 export type LaunchBody = z.output<typeof launchBody>;
 
+/**
+ * The error code of a launch validation failure, from its first problem (key API launch and the
+ * session API's scans): a bad header is `idempotency_key_required`, bad criteria `invalid_criteria`;
+ * the body's custom issue names `criteria_required` itself.
+ */
+export const launchInvalidCode = ({ section, path }: { section: string; path: readonly PropertyKey[] }) =>
+  section === 'headers' ? ('idempotency_key_required' as const) : path[0] === 'criteria' ? ('invalid_criteria' as const) : undefined;
+export const LAUNCH_INVALID_CODES = ['idempotency_key_required', 'criteria_required', 'invalid_criteria'] as const;
+/** What launchSearch can refuse with (beyond a missing project). */
+export const LAUNCH_ERRORS = [
+  'invalid_criteria',
+  'idempotency_key_reused',
+  'plan_required',
+  'no_active_plan',
+  'shortlist_allocation_exhausted',
+  'daily_search_limit',
+  'concurrent_search_limit',
+] as const;
+
 const intParam = (description: string) => z.coerce.number<string>().int().describe(description);
 
 export const peopleQuery = z.object({

@@ -14,6 +14,8 @@ export const DISABLED_REASON = `Turned off after ${DISABLE_AFTER_ABANDONED} aban
 export interface DeliveryDeps extends SendOptions {
   db: Db;
   secretsKey: Buffer;
+  /** SECRETS_KEY_PREVIOUS: endpoints not yet moved by `secrets reencrypt` still sign. */
+  secretsKeyPrevious?: Buffer | null;
 }
 
 /** The envelope of the spec ("Envelope"), serialised once per attempt; the bytes that get signed. */
@@ -56,7 +58,7 @@ export async function attemptDelivery(deps: DeliveryDeps, input: AttemptInput): 
     const status = input.manualRedelivery ? undefined : await repo.stopForDisabledEndpoint(input.deliveryId);
     return { status: status ?? 'stopped', retry: false };
   }
-  const secret = decryptSecret(deps.secretsKey, ctx.endpoint.secret_ciphertext, ctx.endpoint.id);
+  const secret = decryptSecret(deps.secretsKey, ctx.endpoint.secret_ciphertext, ctx.endpoint.id, deps.secretsKeyPrevious);
   const body = envelopeBody(ctx.event);
   const result = await postWebhook(ctx.endpoint.url, body, deliveryHeaders(body, secret, ctx.event), deps);
   return repo.recordAttempt({

@@ -1,0 +1,33 @@
+import Router from '@koa/router';
+import type { ApiDeps } from '../context';
+import { jsonBody } from '../middleware/json-body';
+import type { SessionRouteDef } from './session-route-def';
+import { sessionErrors, sessionGuard, type SessionState } from './session.middleware';
+
+/** `{id}` (spec form) → `:id` (router form), as for the key API. */
+const toRouterPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+/**
+ * The session API under /api (DESIGN.md §10): cookie session, CSRF, frozen and role checks per
+ * route (a refused request never reaches the body parser), then the route's schemas
+ * (defineSessionRoute) and its typed handler.
+ */
+export function sessionRouter(routes: readonly SessionRouteDef[], deps: ApiDeps): Router<SessionState> {
+  const router = new Router<SessionState>({ prefix: '/api' });
+  for (const route of routes) {
+    router.register(
+      toRouterPath(route.path),
+      [route.method],
+      [
+        sessionErrors(),
+        sessionGuard(route, deps.db, deps.config),
+        jsonBody(),
+        async (ctx) => {
+          // Public routes (sign-in, the document) have no session; their handlers do not read it.
+          await route.run(ctx, deps, ctx.state.session!);
+        },
+      ],
+    );
+  }
+  return router;
+}

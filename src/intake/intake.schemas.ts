@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { criteriaFieldsSchema } from '../domain/criteria';
+
+/** POST /api/intake */
+export const intakeBody = z.strictObject({
+  rawInput: z
+    .string({ error: 'rawInput is required (free text or a job description)' })
+    .trim()
+    .min(1, 'rawInput must not be empty')
+    .max(20_000)
+    .describe('Free text or a job description'),
+});
+export type IntakeBody = z.infer<typeof intakeBody>;
+
+const confidence = z.number().min(0).max(1);
+
+/**
+ * The tool's arguments: the criteria fields (the search's own zod schema) plus `_meta.confidence`.
+ * `family` is checked separately against the workspace's role families, so an unknown family
+ * becomes suggestions instead of a validation failure.
+ */
+export const intakeToolInput = criteriaFieldsSchema.omit({ family: true }).extend({
+  family: z.string().trim().min(1).max(200).optional().describe('Role family id or label of the workspace (see the list in the instructions)'),
+  _meta: z
+    .strictObject({ confidence: z.record(z.string(), confidence).describe('Field name → confidence 0 to 1 that the text states it') })
+    .describe('How sure the extraction is, per field'),
+});
+export type IntakeToolInput = z.infer<typeof intakeToolInput>;
+
+/** JSON schema of the tool, generated from the zod schema (one source of truth). */
+export const intakeToolParameters = (): Record<string, unknown> => {
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(intakeToolInput, { io: 'input' }) as Record<string, unknown>;
+  return schema;
+};
+
+export const CHIPS = ['location', 'job_title', 'years_experience', 'industry', 'skills'] as const;
+export type Chip = (typeof CHIPS)[number];
+
+/** Which criteria fields resolve each chip, and whether a launch needs the chip confirmed. */
+export const CHIP_FIELDS: Record<Chip, { fields: string[]; required: boolean }> = {
+  location: { fields: ['metro', 'locations'], required: true },
+  job_title: { fields: ['family', 'titles'], required: true },
+  years_experience: { fields: ['years_experience'], required: false },
+  industry: { fields: ['industries'], required: false },
+  skills: { fields: ['skills', 'must_have_skills'], required: false },
+};
+
+// ---- responses ----
+
+const chipCoverage = z.strictObject({ resolved: z.boolean(), confidence: confidence, required: z.boolean() });
+
+/** POST /api/intake answer (spec "Criteria (intake result)"). */
+export const intakeResult = z
+  .strictObject({
+    criteria: criteriaFieldsSchema
+      .extend({
+        family: z.string().optional().describe("One of the workspace's role families; left out when unresolved"),
+        _meta: z.strictObject({ confidence: z.record(z.string(), confidence) }),
+      })
+      .describe('The criteria found; an absent field was not found or not confident'),
+    entityCoverage: z.strictObject(Object.fromEntries(CHIPS.map((chip) => [chip, chipCoverage])) as Record<Chip, typeof chipCoverage>),
+    familyUnresolved: z.boolean(),
+    familySuggestions: z.array(z.strictObject({ id: z.string(), label: z.string() })).describe('The closest known families when familyUnresolved'),
+    rawToolInput: z.record(z.string(), z.unknown()).describe("The tool call's arguments as the model sent them"),
+  })
+  .meta({ id: 'IntakeResult' });

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { ROLES } from '../db/membership.repository';
+
+/** Request and response schemas of sign-in, sign-out and /api/me. */
+
+export const signInBody = z.strictObject({
+  email: z.string({ error: 'email is required' }).trim().min(3).max(320).describe("The user's email"),
+  password: z.string({ error: 'password is required' }).min(1).max(1024).describe("The user's password"),
+});
+
+export const switchWorkspaceBody = z.strictObject({ workspace_id: z.string().describe('A workspace the user is a member of') });
+
+// ---- responses ----
+
+export const ok = z.strictObject({ ok: z.literal(true) }).meta({ id: 'Ok' });
+
+export const me = z
+  .strictObject({
+    user: z.strictObject({ id: z.uuid(), email: z.string() }),
+    workspace: z.strictObject({ id: z.uuid(), name: z.string(), plan: z.string().nullable(), frozen: z.boolean() }),
+    role: z.enum(ROLES),
+    workspaces: z.array(z.strictObject({ id: z.uuid(), name: z.string(), role: z.enum(ROLES) })).describe('Every workspace of the user'),
+  })
+  .meta({ id: 'Me', description: 'The signed-in user, the active workspace and the role there' });

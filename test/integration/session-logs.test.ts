@@ -1,0 +1,56 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { freePort, waitFor } from '../../src/dev/processes';
+import { createDb } from '../../src/db/knex';
+import { startOpenAiFake } from '../fakes/openai-fake';
+import { workspaceWithKey } from '../support/fixtures';
+import { createUser } from '../../src/users/users.service';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+it('passwords and provider keys never appear in the API process logs (trace level)', async () => {
+  const openai = await startOpenAiFake();
+  const db = createDb(process.env.DATABASE_URL!, 2);
+  const port = await freePort();
+  const api = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'api/server.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'trace', OPENAI_BASE_URL: openai.url, OPENAI_API_KEY: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let logs = '';
+  api.stdout.on('data', (d) => (logs += d));
+  api.stderr.on('data', (d) => (logs += d));
+  const password = 'Secret-Password-7e1c9a';
+  const apiKey = 'sk-fake-good-key';
+  const otherKey = 'brave-Key-Never-Logged-42';
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor('the api', async () => (await fetch(`${base}/v1/health`).catch(() => undefined)) !== undefined, 60_000, 250);
+    const { workspace } = await workspaceWithKey(db);
+    const email = `logs-${port}@example.test`;
+    await createUser(db, { email, password, workspaceId: workspace.id, role: 'admin' });
+    const post = (p: string, body: unknown, cookie?: string) =>
+      fetch(`${base}${p}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });
+    expect((await post('/api/auth/sign-in', { email, password: `${password}-wrong` })).status).toBe(401);
+    const signedIn = await post('/api/auth/sign-in', { email, password });
+    const cookie = signedIn.headers.getSetCookie()[0].split(';')[0];
+    expect((await post('/api/admin/credentials', { provider: 'openai', apiKey }, cookie)).status).toBe(200);
+    expect((await post('/api/admin/credentials', { provider: 'brave', apiKey: otherKey }, cookie)).status).toBe(200);
+    expect((await post('/api/admin/credentials', { provider: 'nope', apiKey: otherKey }, cookie)).status).toBe(400);
+    openai.mode = 'down';
+    expect((await post('/api/intake', { rawInput: `use ${password}` }, cookie)).status).toBe(502); // an error path that logs
+    const list = await (await fetch(`${base}/api/admin/credentials`, { headers: { cookie } })).text();
+    expect(list).not.toContain(otherKey);
+    await waitFor('request log lines', async () => (logs.match(/"msg":"request"/g) ?? []).length >= 7, 5000, 50);
+  } finally {
+    api.kill('SIGTERM');
+    await new Promise((r) => api.once('exit', r));
+    await db.destroy();
+    await openai.close();
+  }
+  expect(logs).toContain('"msg":"request"');
+  expect(logs).not.toContain(password);
+  expect(logs).not.toContain(apiKey);
+  expect(logs).not.toContain(otherKey);
+  expect(logs).not.toContain('sid=');
+});
