@@ -219,8 +219,8 @@ async function waitingWorkflows(trx: Db, workspaceId: string): Promise<string[]>
 
 /** Workflow ids waiting for a slot in the search's workspace: woken when a pass that held one ends. */
 export async function waitingForSlot(db: Db, searchId: string): Promise<string[]> {
-  const search: SearchRow = await db('searches').where({ id: searchId }).first();
-  return waitingWorkflows(db, search.workspace_id);
+  const search = await searchRepository(db).find(searchId);
+  return search ? waitingWorkflows(db, search.workspace_id) : [];
 }
 
 /** Closes the pass: status, outcome, stop reason; search.completed and, when the list changed, shortlist.changed. */
