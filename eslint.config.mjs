@@ -35,6 +35,21 @@ export default tseslint.config(
     },
   },
   {
+    // All SQL lives in src/db/*.repository.ts (DESIGN.md §1): no query builder or raw SQL anywhere else.
+    files: ['src/**/*.ts', 'api/**/*.ts', 'activities/**/*.ts', 'workflows/**/*.ts'],
+    ignores: ['src/db/**', 'src/dev/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.name=/^(db|trx|knex)$/][arguments.0.type='Literal']", message: 'SQL belongs in a src/db/*.repository.ts function.' },
+        {
+          selector: "CallExpression[callee.property.name='raw'][callee.object.name=/^(db|trx|knex)$/]",
+          message: 'SQL belongs in a src/db/*.repository.ts function.',
+        },
+      ],
+    },
+  },
+  {
     // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins there.
     files: ['workflows/**/*.ts'],
     rules: {
