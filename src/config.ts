@@ -46,6 +46,9 @@ const envSchema = z.object({
   SEARCH_PAGE_DELAY_MS: z.coerce.number().int().min(0).default(0),
   SWEEP_SCHEDULES_ON_START: z.enum(['true', 'false']).default('true'),
   UNAUTHENTICATED_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
+  METRICS_ENABLED: z.enum(['true', 'false']).default('true'),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -76,6 +79,14 @@ export interface Config {
   searchPageDelayMs: number;
   /** The worker process ensures the sweep Schedules of its task queue at start (outbox, stranded passes). */
   sweepSchedulesOnStart: boolean;
+  metrics: {
+    /** false: no /metrics anywhere and no per-request instrumentation. */
+    enabled: boolean;
+    /** Set: the API serves /metrics on this port (on HOST) instead of its own port. */
+    apiPort?: number;
+    /** The worker's own HTTP port: /metrics (ours and the Temporal SDK's), /livez, /readyz. */
+    workerPort: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -114,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     unauthenticatedRateLimit: e.UNAUTHENTICATED_RATE_LIMIT,
     searchPageDelayMs: e.SEARCH_PAGE_DELAY_MS,
     sweepSchedulesOnStart: e.SWEEP_SCHEDULES_ON_START === 'true',
+    metrics: { enabled: e.METRICS_ENABLED === 'true', apiPort: e.METRICS_PORT, workerPort: e.WORKER_METRICS_PORT },
   };
 }
 
