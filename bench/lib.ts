@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { loadStackSettings } from '../src/config';
 import { freePort } from '../src/dev/processes';
@@ -119,4 +120,36 @@ export function cpuMeter(processes: Record<string, number | undefined>) {
         .join(', ');
     },
   };
+}
+
+/**
+ * `clients` keep-alive GET clients of `url` for `seconds`; plain node:http (lighter than fetch), since the load
+ * generator shares the machine's two cores with the API and Postgres it measures.
+ */
+export async function load(url: string, headers: Record<string, string>, clients: number, seconds: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
+  const get = () =>
+    new Promise<number>((resolve, reject) => {
+      const req = http.get(url, { headers, agent }, (res) => {
+        res.on('data', () => undefined);
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+    });
+  const latencies: number[] = [];
+  let errors = 0;
+  const deadline = Date.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (Date.now() < deadline) {
+        const t = performance.now();
+        const status = await get();
+        latencies.push(performance.now() - t);
+        if (status !== 200) errors++;
+      }
+    }),
+  );
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, requests: latencies.length };
 }

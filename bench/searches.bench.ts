@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
 import path from 'node:path';
 import { corpusSize, loadCorpus } from '../src/corpus/loader';
 import { createDb, type Db } from '../src/db/knex';
@@ -8,7 +7,7 @@ import { projectRepository } from '../src/db/project.repository';
 import { workspaceRepository } from '../src/db/workspace.repository';
 import { createProgressWriter, progressLine } from '../src/cli/progress';
 import { freePort, waitFor } from '../src/dev/processes';
-import { ROOT, log, peakRssMb, percentile, productionArgs, productionEnv, startBenchStack } from './lib';
+import { load, ROOT, log, peakRssMb, percentile, productionArgs, productionEnv, startBenchStack } from './lib';
 
 /**
  * Issue-4 performance figures on this machine (`npm run bench -- searches`):
@@ -19,38 +18,6 @@ import { ROOT, log, peakRssMb, percentile, productionArgs, productionEnv, startB
  */
 
 const CORPUS = Number(process.env.BENCH_CORPUS_SIZE ?? 1_000_000);
-
-/**
- * 20 keep-alive clients for `seconds`; plain node:http (lighter than fetch), since the load
- * generator shares the machine's two cores with the API and Postgres it measures.
- */
-async function load(url: string, headers: Record<string, string>, clients: number, seconds: number) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
-  const get = () =>
-    new Promise<number>((resolve, reject) => {
-      const req = http.get(url, { headers, agent }, (res) => {
-        res.on('data', () => undefined);
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
-      req.on('error', reject);
-    });
-  const latencies: number[] = [];
-  let errors = 0;
-  const deadline = Date.now() + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (Date.now() < deadline) {
-        const t = performance.now();
-        const status = await get();
-        latencies.push(performance.now() - t);
-        if (status !== 200) errors++;
-      }
-    }),
-  );
-  agent.destroy();
-  latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, requests: latencies.length };
-}
 
 /** A 100k-row search made directly from the people table (bulk fixture for the CSV export). */
 async function bulkSearch(db: Db, workspaceId: string, projectId: string, rows: number): Promise<string> {
