@@ -3,15 +3,19 @@ import type { ActivityDeps } from './deps';
 import { healthProbeActivities } from './health-probe.activities';
 import { searchActivities } from './search.activities';
 import { webhookActivities } from './webhook.activities';
+import { instrumentActivities } from './worker-metrics';
 
-/** Every activity the worker registers, built from its dependencies. */
+/** Every activity the worker registers, built from its dependencies; each attempt is counted. */
 export function createActivities(deps: ActivityDeps) {
-  return {
-    ...healthProbeActivities(deps),
-    ...searchActivities(deps),
-    ...webhookActivities(deps),
-    ...billingActivities(deps),
-  };
+  return instrumentActivities(
+    {
+      ...healthProbeActivities(deps),
+      ...searchActivities(deps),
+      ...webhookActivities(deps),
+      ...billingActivities(deps),
+    },
+    deps.metrics,
+  );
 }
 
 export type Activities = ReturnType<typeof createActivities>;

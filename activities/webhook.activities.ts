@@ -6,7 +6,7 @@ import { drainOutbox } from '../src/webhooks/fanout';
 import { deliveryStarter } from '../src/webhooks/temporal';
 import type { ActivityDeps } from './deps';
 
-export function webhookActivities({ db, config, logger }: ActivityDeps) {
+export function webhookActivities({ db, config, logger, metrics }: ActivityDeps) {
   const deliveryDeps = {
     db,
     secretsKey: config.secretsKey,
@@ -15,7 +15,11 @@ export function webhookActivities({ db, config, logger }: ActivityDeps) {
   };
   return {
     /** One POST of one delivery and its record; HTTP outcomes are results, not failures. */
-    attemptWebhookDelivery: (input: AttemptInput) => attemptDelivery(deliveryDeps, input),
+    async attemptWebhookDelivery(input: AttemptInput) {
+      const outcome = await attemptDelivery(deliveryDeps, input);
+      metrics.webhookDeliveries.inc({ result: outcome.status });
+      return outcome;
+    },
 
     /** The outbox dispatcher: fans out new events as they commit, for `runSeconds`. */
     async runOutboxDispatcher(input: OutboxSweepInput): Promise<void> {

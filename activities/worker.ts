@@ -5,12 +5,16 @@ import { createLogger, type Logger } from '../src/logger';
 import { createTemporal } from '../src/temporal/client';
 import { installTemporalRuntime } from '../src/temporal/runtime';
 import { ensureSchedules, QUEUE_KINDS, schedulesOfQueues, taskQueueName, type QueueKind } from '../src/temporal/catalog';
+import type { MetricsServer } from '../src/metrics/metrics-server';
 import { createActivities } from './index';
+import { createWorkerMetrics, startWorkerMetricsServer } from './worker-metrics';
 
 export interface WorkerHandle {
   /** One Worker per task queue this process serves. */
   workers: Worker[];
   queues: QueueKind[];
+  /** The worker's /metrics, /livez and /readyz (WORKER_METRICS_PORT) unless metrics are off. */
+  metricsUrl?: string;
   /** Resolves when every worker has stopped polling and finished its in-flight tasks. */
   done: Promise<void>;
   shutdown(): Promise<void>;
@@ -60,13 +64,14 @@ const bundlerLogger = (logger: Logger) => {
 export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandle> {
   const { config, db, logger } = opts;
   const queues = [...(opts.queues ?? QUEUE_KINDS)];
-  installTemporalRuntime(logger);
+  const temporalMetricsUrl = await installTemporalRuntime(logger, { metrics: config.metrics.enabled });
   // One bundle for every queue's worker: bundling is the slow part of a worker start.
   const workflowBundle = opts.workflowBundle ?? {
     code: (await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: bundlerLogger(logger) })).code,
   };
   const connection = await NativeConnection.connect({ address: config.temporal.address });
-  const activities = createActivities({ config, db, logger });
+  const metrics = createWorkerMetrics();
+  const activities = createActivities({ config, db, logger, metrics });
   let workers: Worker[];
   try {
     workers = await Promise.all(
@@ -86,12 +91,32 @@ export async function startWorker(opts: StartWorkerOptions): Promise<WorkerHandl
     await connection.close();
     throw err;
   }
+  let metricsServer: MetricsServer | undefined;
+  if (config.metrics.enabled) {
+    try {
+      metricsServer = await startWorkerMetricsServer({
+        metrics,
+        temporalMetricsUrl,
+        host: config.host,
+        port: config.metrics.workerPort,
+        // Ready while every worker polls its queue.
+        ready: async () => {
+          const ok = workers.every((w) => w.getState() === 'RUNNING');
+          return { ok, checks: { workers: ok ? 'ok' : 'error' } };
+        },
+      });
+    } catch (err) {
+      await connection.close();
+      throw err;
+    }
+  }
   const done = Promise.all(workers.map((w) => w.run()))
     .then(() => undefined)
-    .finally(() => connection.close());
+    .finally(() => Promise.all([connection.close(), metricsServer?.close()]));
   return {
     workers,
     queues,
+    metricsUrl: metricsServer?.url,
     done,
     async shutdown() {
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
@@ -127,7 +152,10 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel, 'worker');
   const db = createDb(config.databaseUrl, config.databasePoolMax, logger);
   const handle = await startWorker({ config, db, logger, queues });
-  logger.info({ taskQueues: queues.map((q) => taskQueueName(config.temporal.taskQueue, q)), address: config.temporal.address }, 'worker started');
+  logger.info(
+    { taskQueues: queues.map((q) => taskQueueName(config.temporal.taskQueue, q)), address: config.temporal.address, metrics_url: handle.metricsUrl },
+    'worker started',
+  );
   // The Schedules of the queues this worker serves must exist even when no API call has created
   // them yet (e.g. after Temporal's state was reset), and must follow a new release's catalogue.
   // Tests that run short-lived workers on a shared database turn this off so their workers never

@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { AppError } from '../src/domain/errors';
 import type { ApiContext, ApiDeps, ApiState } from './context';
+import type { ApiMetrics } from './metrics';
 import { authenticate } from './middleware/authenticate';
 import { errorHandler } from './middleware/errors';
 import { jsonBody, readRawBody } from './middleware/json-body';
@@ -13,6 +14,7 @@ import type { RouteDef } from './route-def';
 import { routeTable } from './route-table';
 import { sessionRouter } from './session/session-router';
 import { sessionRoutes } from './session/session.routes';
+import { dependencyChecks } from './routes/health.routes';
 import { DOCS_PAGE_HEADERS, DOCS_SCRIPT_URL, renderDocsPage, SCALAR_BUNDLE_PATH } from './web/docs.page';
 import { renderShareErrorPage, renderSharePage, SHARE_PAGE_HEADERS } from './web/share.page';
 import { readShare } from '../src/shortlist/share.service';
@@ -44,10 +46,21 @@ function keyApiRouter(routes: readonly RouteDef[], deps: ApiDeps): Router<ApiSta
   return router;
 }
 
-/** The middleware stack; order matters: request id → errors → routes (body, handler) → 405 → 404. */
-export function createApp(deps: ApiDeps, routes: readonly RouteDef[] = routeTable): Koa<ApiState> {
+export interface AppOptions {
+  /** Counts every request; its registry is served as /metrics here unless `metricsOnOwnPort`. */
+  metrics?: ApiMetrics;
+  metricsOnOwnPort?: boolean;
+}
+
+/**
+ * The middleware stack; order matters: metrics → request id → errors → routes (body, handler) →
+ * 405 → 404.
+ */
+export function createApp(deps: ApiDeps, routes: readonly RouteDef[] = routeTable, opts: AppOptions = {}): Koa<ApiState> {
+  const { metrics } = opts;
   const app = new Koa<ApiState>({ proxy: deps.config.trustProxy });
   app.silent = true; // errors are logged by errorHandler with the request id
+  if (metrics) app.use(metrics.middleware);
   app.use(requestId(deps.logger));
   app.use(errorHandler());
 
@@ -56,6 +69,26 @@ export function createApp(deps: ApiDeps, routes: readonly RouteDef[] = routeTabl
   const session = sessionRouter(sessionRoutes, deps);
   app.use(session.routes());
   const web = new Router<ApiState>();
+  // Probes for orchestrators, outside /v1, keyless and not rate limited: /livez does no I/O (the
+  // process answers), /readyz says whether requests can be served now (database and Temporal).
+  web.get('/livez', (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { ok: true };
+  });
+  web.get('/readyz', async (ctx) => {
+    const checks = await dependencyChecks(deps);
+    const ok = checks.database === 'ok' && checks.temporal === 'ok';
+    ctx.set('Cache-Control', 'no-store');
+    ctx.status = ok ? 200 : 503;
+    ctx.body = { ok, checks };
+  });
+  if (metrics && !opts.metricsOnOwnPort) {
+    web.get('/metrics', async (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.type = metrics.registry.contentType;
+      ctx.body = await metrics.registry.metrics();
+    });
+  }
   web.get('/docs', (ctx) => {
     ctx.set(DOCS_PAGE_HEADERS);
     ctx.type = 'text/html; charset=utf-8';

@@ -4,12 +4,16 @@ import { createDb } from '../src/db/knex';
 import { createLogger } from '../src/logger';
 import { createTemporal } from '../src/temporal/client';
 import { UsageCounter } from '../src/usage/usage-counter';
+import { startMetricsServer, type MetricsServer } from '../src/metrics/metrics-server';
 import { createApp } from './app';
+import { createApiMetrics } from './metrics';
 import type { ApiDeps } from './context';
 
 export interface ApiServer {
   server: http.Server;
   url: string;
+  /** Where /metrics is served when METRICS_PORT puts it on its own port. */
+  metricsUrl?: string;
   /** Stops accepting, lets in-flight requests finish (up to the timeout), then closes resources. */
   close(): Promise<void>;
 }
@@ -17,19 +21,37 @@ export interface ApiServer {
 export async function startApiServer(deps: ApiDeps, config: Config = deps.config): Promise<ApiServer> {
   // One request counter per process, flushed in batches and once more after the last request.
   const usage = deps.usage ?? (config.usage.counting ? new UsageCounter(deps.db, deps.logger, config.usage.flushIntervalMs).start() : undefined);
-  const app = createApp({ ...deps, usage });
+  const metrics = config.metrics.enabled ? createApiMetrics(deps.db) : undefined;
+  const metricsOnOwnPort = config.metrics.apiPort !== undefined;
+  const app = createApp({ ...deps, usage }, undefined, { metrics, metricsOnOwnPort });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);
   });
+  let metricsServer: MetricsServer | undefined;
+  if (metrics && metricsOnOwnPort) {
+    try {
+      metricsServer = await startMetricsServer({
+        host: config.host,
+        port: config.metrics.apiPort!,
+        contentType: metrics.registry.contentType,
+        render: () => metrics.registry.metrics(),
+      });
+    } catch (err) {
+      server.close();
+      throw err;
+    }
+  }
   const address = server.address() as { port: number; address: string };
   const url = `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`;
   return {
     server,
     url,
+    metricsUrl: metricsServer?.url,
     close: async () => {
+      void metricsServer?.close();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
         server.close(() => {
@@ -49,7 +71,7 @@ async function main(): Promise<void> {
   const db = createDb(config.databaseUrl, config.databasePoolMax, logger);
   const temporal = createTemporal(config);
   const api = await startApiServer({ config, db, temporal, logger });
-  logger.info({ url: api.url, base_url: config.publicBaseUrl }, 'api listening');
+  logger.info({ url: api.url, base_url: config.publicBaseUrl, metrics_url: api.metricsUrl }, 'api listening');
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -123,7 +123,7 @@ export function cpuMeter(processes: Record<string, number | undefined>) {
 }
 
 /**
- * 20 keep-alive clients for `seconds`; plain node:http (lighter than fetch), since the load
+ * `clients` keep-alive GET clients of `url` for `seconds`; plain node:http (lighter than fetch), since the load
  * generator shares the machine's two cores with the API and Postgres it measures.
  */
 export async function load(url: string, headers: Record<string, string>, clients: number, seconds: number) {

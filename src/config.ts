@@ -77,6 +77,9 @@ const envSchema = z
     STRIPE_API_BASE: httpUrl.default('https://api.stripe.com'),
     USAGE_COUNTING: z.enum(['on', 'off']).default('on'),
     USAGE_FLUSH_INTERVAL_MS: z.coerce.number().int().min(100).default(5_000),
+    METRICS_ENABLED: z.enum(['true', 'false']).default('true'),
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   })
   .superRefine((e, ctx) => {
     if (e.PAYMENTS_PROVIDER !== 'stripe') return;
@@ -130,6 +133,14 @@ export interface Config {
     /** Request counts are kept in memory and written in one batch this often (and at shutdown). */
     flushIntervalMs: number;
   };
+  metrics: {
+    /** false: no /metrics anywhere and no per-request instrumentation. */
+    enabled: boolean;
+    /** Set: the API serves /metrics on this port (on HOST) instead of its own port. */
+    apiPort?: number;
+    /** The worker's own HTTP port: /metrics (ours and the Temporal SDK's), /livez, /readyz. */
+    workerPort: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -182,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       stripe: { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, apiBase: trimSlash(e.STRIPE_API_BASE) },
     },
     usage: { counting: e.USAGE_COUNTING === 'on', flushIntervalMs: e.USAGE_FLUSH_INTERVAL_MS },
+    metrics: { enabled: e.METRICS_ENABLED === 'true', apiPort: e.METRICS_PORT, workerPort: e.WORKER_METRICS_PORT },
   };
 }
 

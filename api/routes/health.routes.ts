@@ -28,6 +28,12 @@ async function check(work: () => Promise<unknown>, ms = CHECK_TIMEOUT_MS): Promi
   }
 }
 
+/** Database and Temporal reachability, each bounded by a short timeout (also /readyz's answer). */
+export async function dependencyChecks(deps: Pick<ApiDeps, 'db' | 'temporal'>): Promise<{ database: Check; temporal: Check }> {
+  const [database, temporal] = await Promise.all([check(() => healthProbeRepository(deps.db).ping()), check(() => deps.temporal.ping(CHECK_TIMEOUT_MS))]);
+  return { database, temporal };
+}
+
 /**
  * The full round trip: the API records a probe, starts a workflow, the worker's activity completes
  * the row in Postgres, and the API reads it back.
@@ -61,11 +67,7 @@ export const healthRoutes = [
     query: healthQuery,
     response: { kind: 'json', status: [200, 503], data: healthStatus, description: 'The checks; 503 (same shape, with Retry-After) when one failed' },
     async handler(ctx, { query }, deps) {
-      const checks: Record<string, Check> = {};
-      [checks.database, checks.temporal] = await Promise.all([
-        check(() => healthProbeRepository(deps.db).ping()),
-        check(() => deps.temporal.ping(CHECK_TIMEOUT_MS)),
-      ]);
+      const checks: Record<string, Check> = await dependencyChecks(deps);
       if (query.worker) {
         checks.worker = checks.database === 'ok' && checks.temporal === 'ok' ? await check(() => probeWorker(deps), WORKER_PROBE_TIMEOUT_MS) : 'error';
       }

@@ -1,75 +1,113 @@
+import { Option } from 'commander';
 import { corpusSize, DEFAULT_CORPUS_SEED, DEFAULT_CORPUS_SIZE, loadCorpus } from '../corpus/loader';
 import { projectRepository } from '../db/project.repository';
-import { searchRepository } from '../db/search.repository';
-import { isoTimestamp, optionValue, parseArgs, UsageError, uuidArg, wholeNumber } from './args';
-import type { CliContext } from './command';
+import { searchRepository, type SearchRow } from '../db/search.repository';
+import { isoTimestamp, UsageError, uuid, wholeNumber } from './args';
+import type { RegisterCommands } from './command';
 import { createProgressWriter, progressLine } from './progress';
 
-export const opsCommands: Record<string, (argv: string[], ctx: CliContext) => Promise<void>> = {
-  async 'corpus load'(argv, ctx) {
-    const args = parseArgs(argv, { values: ['size', 'seed'], flags: ['json'] });
-    const size = optionValue(args, 'size') === undefined ? DEFAULT_CORPUS_SIZE : wholeNumber(optionValue(args, 'size')!, 'size', 1);
-    const seed = optionValue(args, 'seed') === undefined ? DEFAULT_CORPUS_SEED : wholeNumber(optionValue(args, 'seed')!, 'seed', 0);
-    const bar = createProgressWriter();
-    const started = Date.now();
-    const { inserted } = await loadCorpus(ctx.db, {
-      size,
-      seed,
-      onProgress: (p) => bar.update(progressLine('loading people', p.loaded, p.total, `${p.perSecond}/s`)),
-    });
-    const seconds = (Date.now() - started) / 1000;
-    bar.done(progressLine('loading people', size, size, `${seconds.toFixed(1)} s`));
-    const total = await corpusSize(ctx.db);
-    ctx.out(
-      args.options.json
-        ? JSON.stringify({ size, seed, inserted, total, seconds })
-        : `Loaded ${inserted} new people (seed ${seed}); the people database holds ${total}.`,
-    );
-  },
+/** What `searches watch --json` prints per progress change: the fields a dashboard plots. */
+const watchView = (s: SearchRow) => ({
+  id: s.id,
+  status: s.status,
+  profiles_read: s.profiles_read,
+  read_budget: s.criteria.read_budget,
+  delivered: s.delivered,
+  shortlisted: s.shortlisted,
+  target: s.criteria.target,
+  pass_count: s.pass_count,
+  outcome: s.outcome ?? null,
+  stop_reason: s.stop_reason ?? null,
+  failure_reason: s.failure_reason ?? null,
+});
 
-  async 'shares expire'(argv, ctx) {
-    const args = parseArgs(argv, { values: ['at'], flags: ['clear', 'json'], positionals: 1 });
-    const id = args.positionals[0];
-    uuidArg(id, 'project id');
-    if (args.options.clear && args.options.at) throw new UsageError('give --at or --clear, not both');
-    const at = args.options.clear ? null : optionValue(args, 'at') === undefined ? new Date() : isoTimestamp(optionValue(args, 'at')!, 'at');
-    const project = await projectRepository(ctx.db).setShareExpiry(id, at);
-    if (!project) throw new UsageError(`no project ${id}`);
-    const expiresAt = project.share_expires_at ? new Date(project.share_expires_at).toISOString() : null;
-    ctx.out(
-      args.options.json
-        ? JSON.stringify({ project_id: project.id, share_expires_at: expiresAt })
-        : expiresAt
-          ? `Share link of ${project.id} expires at ${expiresAt} (410 from then on)`
-          : `Share link of ${project.id} no longer expires`,
-    );
-  },
-
-  async 'searches watch'(argv, ctx) {
-    const args = parseArgs(argv, { values: ['interval'], positionals: 1 });
-    const id = args.positionals[0];
-    uuidArg(id, 'search id');
-    const intervalMs = optionValue(args, 'interval') === undefined ? 500 : wholeNumber(optionValue(args, 'interval')!, 'interval', 50);
-    const searches = searchRepository(ctx.db);
-    const bar = createProgressWriter(process.stdout);
-    for (;;) {
-      const search = await searches.find(id);
-      if (!search) throw new UsageError(`no search ${id}`);
-      const line = progressLine(
-        `search ${search.status.padEnd(8)}`,
-        search.profiles_read,
-        search.criteria.read_budget,
-        `read · ${search.delivered} scored · ${search.shortlisted}/${search.criteria.target} shortlisted · pass ${search.pass_count}`,
-      );
-      if (search.status === 'complete' || search.status === 'failed') {
-        bar.done(line);
+export const registerOpsCommands: RegisterCommands = (program, host) => {
+  program
+    .command('corpus')
+    .description('the synthetic people database')
+    .command('load')
+    .description('load synthetic people (deterministic for a seed; existing people are kept)')
+    .option('--size <n>', 'people in the corpus', wholeNumber(1), DEFAULT_CORPUS_SIZE)
+    .option('--seed <n>', 'generator seed', wholeNumber(0), DEFAULT_CORPUS_SEED)
+    .addOption(new Option('--json', 'print one JSON object'))
+    .action(
+      host.action<{ size: number; seed: number; json?: boolean }>(async (ctx, { size, seed, json }) => {
+        const bar = createProgressWriter();
+        const started = Date.now();
+        const { inserted } = await loadCorpus(ctx.db, {
+          size,
+          seed,
+          onProgress: (p) => bar.update(progressLine('loading people', p.loaded, p.total, `${p.perSecond}/s`)),
+        });
+        const seconds = (Date.now() - started) / 1000;
+        bar.done(progressLine('loading people', size, size, `${seconds.toFixed(1)} s`));
+        const total = await corpusSize(ctx.db);
         ctx.out(
-          `${search.status}: ${search.outcome ?? 'no outcome'} (${search.stop_reason ?? 'n/a'})${search.failure_reason ? ` — ${search.failure_reason}` : ''}`,
+          json ? JSON.stringify({ size, seed, inserted, total, seconds }) : `Loaded ${inserted} new people (seed ${seed}); the people database holds ${total}.`,
         );
-        return;
-      }
-      bar.update(line);
-      await new Promise((r) => setTimeout(r, intervalMs));
-    }
-  },
+      }),
+    );
+
+  program
+    .command('shares')
+    .description('share links of projects')
+    .command('expire')
+    .description("expire a project's share link now or at a time (410 from then on), or clear the expiry")
+    .argument('<project-id>', 'project id', uuid('project id'))
+    .option('--at <iso>', 'expiry time (ISO 8601); default now', isoTimestamp)
+    .option('--clear', 'the link no longer expires')
+    .addOption(new Option('--json', 'print one JSON object'))
+    .action(
+      host.action<{ at?: Date; clear?: boolean; json?: boolean }>(async (ctx, opts, [id]) => {
+        if (opts.clear && opts.at) throw new UsageError('give --at or --clear, not both');
+        const project = await projectRepository(ctx.db).setShareExpiry(id, opts.clear ? null : (opts.at ?? new Date()));
+        if (!project) throw new UsageError(`no project ${id}`);
+        const expiresAt = project.share_expires_at ? new Date(project.share_expires_at).toISOString() : null;
+        ctx.out(
+          opts.json
+            ? JSON.stringify({ project_id: project.id, share_expires_at: expiresAt })
+            : expiresAt
+              ? `Share link of ${project.id} expires at ${expiresAt} (410 from then on)`
+              : `Share link of ${project.id} no longer expires`,
+        );
+      }),
+    );
+
+  program
+    .command('searches')
+    .description('follow searches')
+    .command('watch')
+    .description('follow a search until it completes or fails: a progress bar on a terminal, else one line per change')
+    .argument('<search-id>', 'search id', uuid('search id'))
+    .option('--interval <ms>', 'poll interval', wholeNumber(50), 500)
+    .option('--json', 'one JSON object per progress change (the last one has the outcome)')
+    .action(
+      host.action<{ interval: number; json?: boolean }>(async (ctx, opts, [id]) => {
+        const searches = searchRepository(ctx.db);
+        const bar = ctx.tty && !opts.json ? createProgressWriter(process.stdout) : undefined;
+        let last = '';
+        for (;;) {
+          const search = await searches.find(id);
+          if (!search) throw new UsageError(`no search ${id}`);
+          const finished = search.status === 'complete' || search.status === 'failed';
+          const view = watchView(search);
+          const changed = JSON.stringify(view) !== last;
+          last = JSON.stringify(view);
+          if (opts.json) {
+            if (changed) ctx.out(last);
+          } else {
+            const counts = `read · ${search.delivered} scored · ${search.shortlisted}/${search.criteria.target} shortlisted · pass ${search.pass_count}`;
+            const label = `search ${search.status.padEnd(8)}`;
+            if (bar) bar[finished ? 'done' : 'update'](progressLine(label, search.profiles_read, search.criteria.read_budget, counts));
+            else if (changed) ctx.out(`${label} ${search.profiles_read}/${search.criteria.read_budget} ${counts}`);
+            if (finished)
+              ctx.out(
+                `${search.status}: ${search.outcome ?? 'no outcome'} (${search.stop_reason ?? 'n/a'})${search.failure_reason ? ` — ${search.failure_reason}` : ''}`,
+              );
+          }
+          if (finished) return;
+          await new Promise((r) => setTimeout(r, opts.interval));
+        }
+      }),
+    );
 };

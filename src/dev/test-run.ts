@@ -123,6 +123,8 @@ async function main(): Promise<number> {
       LOG_LEVEL: settings.passthrough.LOG_LEVEL ?? 'silent',
       TEST_RUN_DIR: runDir,
       ...(stripeMock ? { STRIPE_MOCK_URL: stripeMockUrl } : {}),
+      // Every worker the suite starts (in process or spawned) serves its metrics on a port of its own.
+      WORKER_METRICS_PORT: settings.passthrough.WORKER_METRICS_PORT ?? '0',
     };
     return await run(process.execPath, [path.join(ROOT, 'node_modules/jest/bin/jest.js'), ...process.argv.slice(2)], env);
   } finally {

@@ -1,10 +1,16 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { runCli } from '../../src/cli/main';
+import { buildProgram, runCli } from '../../src/cli/main';
 import { createDb, type Db } from '../../src/db/knex';
 import { creditLedgerRepository } from '../../src/db/credit-ledger.repository';
 import { hashApiKey } from '../../src/domain/api-keys';
+import type { Command as CommanderCommand } from 'commander';
+import { webhookRepository } from '../../src/db/webhook.repository';
+import { workspaceRepository } from '../../src/db/workspace.repository';
+import { decryptSecret } from '../../src/webhooks/secrets';
+import { keyFor, workspaceWithKey } from '../support/fixtures';
+import { createProject, launch, softwareCriteria } from '../support/searches';
 import { startTestStack, type TestStack } from '../support/stack';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -27,13 +33,15 @@ const json = async (...argv: string[]) => {
 
 let db: Db;
 let stack: TestStack;
+/** With a worker whose search pages take a while, so `searches watch` sees the progress move. */
+let watchStack: TestStack;
 beforeAll(async () => {
-  stack = await startTestStack({ worker: false });
+  [stack, watchStack] = await Promise.all([startTestStack({ worker: false }), startTestStack({ env: { SEARCH_PAGE_DELAY_MS: '150' } })]);
   db = createDb(process.env.DATABASE_URL!, 2);
 });
 afterAll(async () => {
   await db.destroy();
-  await stack.stop();
+  await Promise.all([stack.stop(), watchStack.stop()]);
 });
 
 describe('workspaces, keys and credits', () => {
@@ -115,16 +123,20 @@ describe('workspaces, keys and credits', () => {
 
 describe('bad usage: one line on stderr, exit code 2', () => {
   it.each([
-    [['workspaces', 'create'], /--name is required/],
-    [['workspaces', 'create', '--name', 'x', '--plan', 'gold'], /--plan must be one of/],
-    [['workspaces', 'create', '--name', 'x', '--credits', '-3'], /--credits/],
-    [['workspaces', 'create', '--name', 'x', '--colour', 'red'], /unknown option --colour/],
+    [['workspaces', 'create'], /required option '--name <name>' not specified/],
+    [['workspaces', 'create', '--name', 'x', '--plan', 'gold'], /'--plan <plan>' argument 'gold' is invalid. Allowed choices are trial, starter/],
+    [['workspaces', 'create', '--name', 'x', '--credits', '-3'], /--credits <n>' argument '-3' is invalid. must be a whole number/],
+    [['workspaces', 'create', '--name', 'x', '--colour', 'red'], /unknown option '--colour'/],
     [['workspaces', 'update', 'not-an-id', '--api-access', 'off'], /must be an id/],
+    [['workspaces', 'update', '6b1d1a1e-0000-4000-8000-000000000000'], /nothing to update/],
+    [['workspaces', 'update', '6b1d1a1e-0000-4000-8000-000000000000', 'extra', '--frozen', 'on'], /too many arguments/],
     [['workspaces', 'update', '6b1d1a1e-0000-4000-8000-000000000000', '--api-access', 'off'], /no workspace/],
     [['keys', 'create', '--workspace', '6b1d1a1e-0000-4000-8000-000000000000', '--name', 'x', '--scopes', '*'], /no workspace/],
-    [['keys', 'revoke'], /expected 1 argument/],
+    [['keys', 'revoke'], /missing required argument 'key-id'/],
     [['credits', 'grant', '--workspace', '6b1d1a1e-0000-4000-8000-000000000000', '--amount', 'ten'], /no workspace|--amount/],
-    [['keys', 'frobnicate'], /unknown command/],
+    [['keys', 'frobnicate'], /unknown command 'frobnicate'/],
+    [['frobnicate'], /unknown command 'frobnicate'/],
+    [['webhooks', 'create', '--workspace', '6b1d1a1e-0000-4000-8000-000000000000', '--url', 'https://93.184.216.34/hook'], /no workspace/],
   ])('%j', async (argv, message) => {
     const res = await cli(...argv);
     expect(res.code).toBe(2);
@@ -141,10 +153,99 @@ describe('bad usage: one line on stderr, exit code 2', () => {
 
   it('exits 2 from the real process (npm run cli) too', async () => {
     const run = promisify(execFile);
-    const failure = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'keys', 'create', '--bogus'], { cwd: ROOT, env: process.env }).catch(
-      (e) => e,
-    );
+    const argv = ['keys', 'create', '--workspace', '6b1d1a1e-0000-4000-8000-000000000000', '--name', 'x', '--scopes', '*', '--bogus'];
+    const failure = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...argv], { cwd: ROOT, env: process.env }).catch((e) => e);
     expect(failure.code).toBe(2);
-    expect(failure.stderr.trim()).toBe('error: unknown option --bogus');
+    expect(failure.stderr.trim()).toBe("error: unknown option '--bogus'");
+    const help = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'keys', 'create', '--help'], { cwd: ROOT, env: process.env });
+    expect(help.stdout).toMatch(/^Usage: npm run cli -- keys create \[options\]/);
+  });
+});
+
+describe('--help', () => {
+  /** Every command path of the program, groups included (e.g. ['keys'], ['keys', 'create']). */
+  function commandPaths(): string[][] {
+    const program = buildProgram(
+      { action: () => async () => undefined },
+      () => undefined,
+      () => undefined,
+    );
+    const walk = (cmd: CommanderCommand, prefix: string[]): string[][] =>
+      cmd.commands.filter((c) => c.name() !== 'help').flatMap((c) => [[...prefix, c.name()], ...walk(c, [...prefix, c.name()])]);
+    return walk(program, []);
+  }
+
+  it('every command and subcommand answers --help on stdout with exit 0, needing no database', async () => {
+    const paths = commandPaths();
+    expect(paths).toEqual(
+      expect.arrayContaining([['keys'], ['keys', 'create'], ['webhooks', 'create'], ['webhooks', 'redeliver'], ['searches', 'watch'], ['migrate']]),
+    );
+    for (const path of paths) {
+      const res = await cli(...path, '--help');
+      expect([path, res.code, res.err]).toEqual([path, 0, '']);
+      expect(res.out).toContain(`Usage: npm run cli -- ${path.join(' ')}`);
+    }
+    const keysCreate = await cli('keys', 'create', '--help');
+    for (const option of ['--workspace <id>', '--scopes <list>', '--funding <mode>', '--env <env>', '--rate-limit <n>', '--json'])
+      expect(keysCreate.out).toContain(option);
+    expect((await cli('help')).out).toMatch(/Commands:[\s\S]*workspaces[\s\S]*keys[\s\S]*webhooks/);
+    expect((await cli('--help')).code).toBe(0);
+  });
+
+  it('a group alone lists its subcommands (on stderr, exit 2)', async () => {
+    const res = await cli('keys');
+    expect(res.code).toBe(2);
+    expect(res.err).toMatch(/Commands:\s+create[\s\S]*list[\s\S]*revoke/);
+    expect((await cli()).code).toBe(2);
+  });
+});
+
+describe('webhooks create', () => {
+  it('creates an endpoint and prints its signing secret once', async () => {
+    const ws = await json('workspaces', 'create', '--name', 'Hooks');
+    const created = await json('webhooks', 'create', '--workspace', ws.id, '--url', 'https://93.184.216.34/hook', '--events', 'search.completed,search.failed');
+    expect(created).toMatchObject({ id: expect.any(String), url: 'https://93.184.216.34/hook', events: ['search.completed', 'search.failed'], enabled: true });
+    const row = await webhookRepository(db).find(created.id);
+    expect(row?.workspace_id).toBe(ws.id);
+    expect(decryptSecret(stack.config.secretsKey, row!.secret_ciphertext, row!.id)).toBe(created.secret);
+    expect(JSON.stringify(row)).not.toContain(created.secret);
+
+    const plain = await cli('webhooks', 'create', '--workspace', ws.id, '--url', 'https://93.184.216.34/other');
+    expect(plain.code).toBe(0);
+    expect(plain.out).toMatch(/Created webhook .* \(events \*\)\nSigning secret \(shown once, store it now\): \S+/);
+    const listed = await stack.request('GET', '/v1/webhooks', { headers: (await keyFor(db, (await workspaceRepository(db).find(ws.id))!)).headers });
+    expect(listed.body.data.map((w: { url: string }) => w.url).sort()).toEqual(['https://93.184.216.34/hook', 'https://93.184.216.34/other']);
+  });
+
+  it('refuses what the API refuses, as bad usage', async () => {
+    const ws = await json('workspaces', 'create', '--name', 'Bad hooks');
+    const local = await cli('webhooks', 'create', '--workspace', ws.id, '--url', 'https://127.0.0.1/hook');
+    expect([local.code, local.err]).toEqual([2, expect.stringMatching(/^error: invalid_webhook_url: /)]);
+    const events = await cli('webhooks', 'create', '--workspace', ws.id, '--url', 'https://93.184.216.34/hook', '--events', 'search.exploded');
+    expect([events.code, events.err]).toEqual([2, expect.stringMatching(/search\.exploded/)]);
+  });
+});
+
+describe('searches watch', () => {
+  it('--json prints one JSON object per progress change, the last with the outcome', async () => {
+    const { headers } = await workspaceWithKey(db, { credits: 100 });
+    const projectId = await createProject(watchStack, headers);
+    const launched = await launch(watchStack, headers, projectId, { criteria: softwareCriteria });
+    const res = await cli('searches', 'watch', launched.body.data.id, '--json', '--interval', '50');
+    expect(res.code).toBe(0);
+    const lines = res.out.split('\n').map((l) => JSON.parse(l));
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (let i = 1; i < lines.length; i++) {
+      expect(lines[i]).not.toEqual(lines[i - 1]);
+      expect(lines[i].profiles_read).toBeGreaterThanOrEqual(lines[i - 1].profiles_read);
+    }
+    expect(lines[0]).toMatchObject({ id: launched.body.data.id, read_budget: softwareCriteria.read_budget, target: softwareCriteria.target });
+    expect(lines.at(-1)).toMatchObject({ status: 'complete', outcome: expect.any(String), stop_reason: expect.any(String) });
+
+    const again = await cli('searches', 'watch', launched.body.data.id);
+    expect(again.code).toBe(0);
+    // Not a terminal: plain lines, no bar.
+    expect(again.out).not.toContain('[#');
+    expect(again.out).toMatch(/^search complete .*\ncomplete: /);
   });
 });

@@ -48,6 +48,7 @@ describe('GET /v1/health when a dependency dies', () => {
     const res = await stack.request('GET', '/v1/health');
     expect(res.status).toBe(200);
     expect(res.body.data.checks).toEqual({ database: 'ok', temporal: 'ok' });
+    expect(await stack.request('GET', '/readyz')).toMatchObject({ status: 200, body: { ok: true } });
   });
 
   it('names database when Postgres is killed', async () => {
@@ -57,6 +58,10 @@ describe('GET /v1/health when a dependency dies', () => {
     const res = await stack.request('GET', '/v1/health');
     expect(res.status).toBe(503);
     expect(res.body.data).toEqual({ ok: false, checks: { database: 'error', temporal: 'ok' } });
+    // Not ready, yet alive: an orchestrator stops routing to the process but does not restart it.
+    const ready = await stack.request('GET', '/readyz');
+    expect([ready.status, ready.body]).toEqual([503, { ok: false, checks: { database: 'error', temporal: 'ok' } }]);
+    expect((await stack.request('GET', '/livez')).status).toBe(200);
   });
 
   it('names temporal too when the Temporal server is killed', async () => {

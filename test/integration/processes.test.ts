@@ -14,7 +14,7 @@ function startProcess(entry: string, env: NodeJS.ProcessEnv) {
   return { child, exited, output: () => output };
 }
 
-const baseEnv = () => ({ PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'info', SWEEP_SCHEDULES_ON_START: 'false' });
+const baseEnv = () => ({ PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'info', SWEEP_SCHEDULES_ON_START: 'false', WORKER_METRICS_PORT: '0' });
 
 describe('production processes (start:api, start:worker entry points)', () => {
   it('the API refuses to start on a missing or bad variable and names it', async () => {
