@@ -29,7 +29,7 @@ export function webhookActivities({ db, config, logger, metrics }: ActivityDeps)
       await listenAndDispatch({
         databaseUrl: config.databaseUrl,
         runMs: input.runSeconds * 1000,
-        dispatch: () => drainOutbox(db, start, config.webhookRetryScheduleSeconds),
+        dispatch: () => drainOutbox(db, start, config.webhookRetryScheduleSeconds, config.temporal.taskQueue),
         heartbeat: () => ctx.heartbeat(),
         signal: ctx.cancellationSignal,
         logger,

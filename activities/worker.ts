@@ -150,7 +150,7 @@ async function main(): Promise<void> {
   }
   const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel, 'worker');
-  const db = createDb(config.databaseUrl, config.databasePoolMax, logger);
+  const db = createDb(config.databaseUrl, config.databasePoolMax, logger, { taskQueue: config.temporal.taskQueue });
   const handle = await startWorker({ config, db, logger, queues });
   logger.info(
     { taskQueues: queues.map((q) => taskQueueName(config.temporal.taskQueue, q)), address: config.temporal.address, metrics_url: handle.metricsUrl },

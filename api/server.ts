@@ -68,7 +68,7 @@ export async function startApiServer(deps: ApiDeps, config: Config = deps.config
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel, 'api');
-  const db = createDb(config.databaseUrl, config.databasePoolMax, logger);
+  const db = createDb(config.databaseUrl, config.databasePoolMax, logger, { taskQueue: config.temporal.taskQueue });
   const temporal = createTemporal(config);
   const api = await startApiServer({ config, db, temporal, logger });
   logger.info({ url: api.url, base_url: config.publicBaseUrl, metrics_url: api.metricsUrl }, 'api listening');

@@ -179,9 +179,10 @@ export function webhookRepository(db: Db) {
     // --- fan-out ---------------------------------------------------------------------------
 
     /** Undispatched events, oldest first, locked so a concurrent sweep skips them. Call in a transaction. */
-    async claimUndispatched(limit: number, eventIds?: string[]): Promise<ClaimedEvent[]> {
+    async claimUndispatched(limit: number, eventIds?: string[], taskQueue?: string): Promise<ClaimedEvent[]> {
       return db('outbox_events')
         .whereNull('dispatched_at')
+        .modify((q) => (taskQueue ? q.where((w) => w.whereNull('dispatch_queue').orWhere('dispatch_queue', taskQueue)) : q))
         .modify((q) => (eventIds ? q.whereIn('id', eventIds) : q))
         .orderBy('created_at')
         .limit(limit)

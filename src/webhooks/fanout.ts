@@ -17,11 +17,11 @@ const START_CONCURRENCY = 32;
 export async function fanOutEvents(
   db: Db,
   start: StartDelivery,
-  opts: { retryScheduleSeconds: number[]; limit?: number; eventIds?: string[] },
+  opts: { retryScheduleSeconds: number[]; limit?: number; eventIds?: string[]; taskQueue?: string },
 ): Promise<number> {
   const { events, pending } = await db.transaction(async (trx) => {
     const repo = webhookRepository(trx);
-    const claimed = await repo.claimUndispatched(opts.limit ?? FANOUT_BATCH, opts.eventIds);
+    const claimed = await repo.claimUndispatched(opts.limit ?? FANOUT_BATCH, opts.eventIds, opts.taskQueue);
     if (claimed.length === 0) return { events: [], pending: [] };
     const ids = claimed.map((e) => e.id);
     await repo.createDeliveries(ids);
@@ -36,11 +36,11 @@ export async function fanOutEvents(
   return events.length;
 }
 
-/** Fans out until the outbox has nothing undispatched left (or a batch comes back short). */
-export async function drainOutbox(db: Db, start: StartDelivery, retryScheduleSeconds: number[]): Promise<number> {
+/** Fans out (the events of `taskQueue`) until nothing undispatched is left or a batch comes back short. */
+export async function drainOutbox(db: Db, start: StartDelivery, retryScheduleSeconds: number[], taskQueue?: string): Promise<number> {
   let total = 0;
   for (;;) {
-    const n = await fanOutEvents(db, start, { retryScheduleSeconds });
+    const n = await fanOutEvents(db, start, { retryScheduleSeconds, taskQueue });
     total += n;
     if (n < FANOUT_BATCH) return total;
   }

@@ -85,7 +85,7 @@ export async function request(baseUrl: string, method: string, urlPath: string, 
 export async function startTestStack(opts: { worker?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<TestStack> {
   const config = testConfig(opts.env);
   const logger = createLogger(config.logLevel, 'test');
-  const db = createDb(config.databaseUrl, 10, logger);
+  const db = createDb(config.databaseUrl, 10, logger, { taskQueue: config.temporal.taskQueue });
   const temporal = createTemporal(config);
   const worker =
     opts.worker === false ? null : await startWorker({ config, db, logger, workflowBundle: { code: fs.readFileSync(workflowBundlePath(), 'utf8') } });
