@@ -4,7 +4,8 @@
  *
  *   SOURCING_API_KEY=<key> npx tsx sdk/examples/launch-and-read.ts
  *
- * (SOURCING_BASE_URL defaults to http://localhost:3000/v1.) Prints one JSON line with the result.
+ * (SOURCING_BASE_URL defaults to http://localhost:3000/v1.) Prints one JSON line with the result;
+ * the search itself may already have shortlisted people above its threshold.
  */
 import { createClient, SourcingApiError, type Person } from '../src';
 
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
   const shortlist = await client.getShortlist(project.id);
 
   process.stdout.write(
-    `${JSON.stringify({ project_id: project.id, search_id: search.id, status: search.status, people: people.length, shortlisted: shortlist.map((m) => m.candidate_id) })}\n`,
+    `${JSON.stringify({ project_id: project.id, search_id: search.id, status: search.status, people: people.length, added: best, shortlisted: shortlist.map((m) => m.candidate_id) })}\n`,
   );
 }
 
