@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { startChildWorker } from '../support/child-worker';
+import { startChildWorker, stopOutboxSweep } from '../support/child-worker';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
 import { makeTestCert, startHttpsReceiver, type HttpsReceiver, type TestCert } from '../support/https-receiver';
 import { startTestStack, type TestStack } from '../support/stack';
@@ -77,8 +77,9 @@ describe('the MCP server', () => {
   });
 
   it('creates a webhook and sends it a test through tool calls', async () => {
-    const created = await call('create_webhook', { body: { url: `${receiver.origin}/mcp-hook`, events: ['search.completed'] } });
-    expect(created.data).toMatchObject({ url: `${receiver.origin}/mcp-hook`, events: ['search.completed'], enabled: true });
+    const created = await call('create_webhook', { body: { url: `${receiver.origin}/mcp-hook`, events: ['shortlist.changed'] } });
+    await stopOutboxSweep(stack);
+    expect(created.data).toMatchObject({ url: `${receiver.origin}/mcp-hook`, events: ['shortlist.changed'], enabled: true });
     expect(created.data.secret).toMatch(/^whsec_/);
     const delivery = await call('test_webhook', { webhookId: created.data.id });
     expect(delivery.data.status).toBe('delivered');

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import Stripe from 'stripe';
 import { createClient, SourcingApiError, verifyWebhookSignature } from '../../sdk/src';
 import { creditLedgerRepository } from '../../src/db/credit-ledger.repository';
-import { startChildWorker } from '../support/child-worker';
+import { startChildWorker, stopOutboxSweep } from '../support/child-worker';
 import { workspaceWithKey } from '../support/fixtures';
 import { makeTestCert, startHttpsReceiver, type HttpsReceiver, type TestCert } from '../support/https-receiver';
 import { startTestStack, type TestStack } from '../support/stack';
@@ -153,7 +153,10 @@ describe('the SDK', () => {
   it('verifies a real delivery and refuses a tampered one; Stripe agrees both ways', async () => {
     const f = await workspaceWithKey(stack.db);
     const client = createClient({ apiKey: f.raw, baseUrl: baseUrl() });
-    const created = (await client.invoke('create_webhook', { body: { url: `${receiver.origin}/sdk-hook` } })) as { data: { id: string; secret: string } };
+    const created = (await client.invoke('create_webhook', { body: { url: `${receiver.origin}/sdk-hook`, events: ['shortlist.changed'] } })) as {
+      data: { id: string; secret: string };
+    };
+    await stopOutboxSweep(stack);
     const delivery = (await client.invoke('test_webhook', { path: { webhookId: created.data.id } })) as { data: { status: string } };
     expect(delivery.data.status).toBe('delivered');
 
