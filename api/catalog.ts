@@ -119,7 +119,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
 };
 
 /** OpenAPI 3.1, generated from the same route table (and its zod schemas) that registers the routes. */
-export function openApiDocument(routes: readonly RouteDef[], config: Config) {
+export function openApiDocument(routes: readonly RouteDef[], config: Pick<Config, 'publicBaseUrl'>) {
   const paths: ZodOpenApiPathsObject = {};
   for (const route of routes) paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route) };
   const webhooks: ZodOpenApiPathsObject = Object.fromEntries(

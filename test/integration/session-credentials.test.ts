@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { waitFor } from '../../src/dev/processes';
 import { decryptSecret } from '../../src/webhooks/secrets';
-import { verifyWebhookSignature } from '../../src/webhooks/signing';
+import { verifyWebhookSignature } from '../../sdk/src';
 import { startOpenAiFake, type OpenAiFake } from '../fakes/openai-fake';
 import { startVendorFake, type VendorFake } from '../fakes/vendor-fake';
 import { makeTestCert, startHttpsReceiver, type HttpsReceiver, type TestCert } from '../support/https-receiver';

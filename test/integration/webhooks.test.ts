@@ -6,7 +6,7 @@ import { runCli } from '../../src/cli/main';
 import { waitFor } from '../../src/dev/processes';
 import { newEventId, writeEvent, type EventType } from '../../src/events/outbox';
 import { workflowIds } from '../../src/temporal/workflow-ids';
-import { verifyWebhookSignature } from '../../src/webhooks';
+import { verifyWebhookSignature } from '../../sdk/src';
 import { catalog, scheduleIds, startWorkflow, taskQueueName } from '../../src/temporal/catalog';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
 import { makeTestCert, startHttpsReceiver, type HttpsReceiver, type Received, type Reply, type TestCert } from '../support/https-receiver';

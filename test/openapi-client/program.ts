@@ -1,9 +1,9 @@
 import createClient from 'openapi-fetch';
-import type { paths } from './api';
+import type { paths } from '../../sdk/src/schema';
 
 /**
  * A small client program written only against the types openapi-typescript generated from
- * /v1/openapi.json (./api.d.ts): no `any`, no casts. It launches a search, pages its people and
+ * /v1/openapi.json (sdk/src/schema.d.ts): no `any`, no casts. It launches a search, pages its people and
  * reads the shortlist. test/integration/openapi.test.ts type-checks it and runs it.
  */
 export async function launchPageAndReadShortlist(baseUrl: string, apiKey: string, idempotencyKey: string) {
