@@ -118,7 +118,8 @@ it('GET /usage adds up with the ledger, with per-day figures and request counts'
     'the request counts to be flushed',
     async () => {
       usage = (await stack.request('GET', '/v1/usage', { headers: f.headers })).body.data;
-      return (usage.requests.by_action.get_search ?? 0) >= 3;
+      // waitForSearch's polls are get_search too: wait for the expansion's count, made after them.
+      return (usage.requests.by_action.expand_project ?? 0) >= 1 && (usage.requests.by_action.get_search ?? 0) >= 3;
     },
     10_000,
     100,
