@@ -66,6 +66,13 @@ async function main(): Promise<number> {
 
   const checks = staticChecks(settings.passthrough);
   const started = Date.now();
+  // stripe-mock (built by the bootstrap) answers the Stripe SDK for the payment adapter's tests.
+  // It loads Stripe's whole OpenAPI document at start: seconds alone, far longer on a busy machine.
+  const stripeMockUrl = `http://127.0.0.1:${stripeMockPort}`;
+  const stripeMock = settings.passthrough.STRIPE_MOCK
+    ? spawn(settings.passthrough.STRIPE_MOCK, ['-http-addr', `127.0.0.1:${stripeMockPort}`], { stdio: 'ignore' })
+    : null;
+  if (stripeMock) running.add(stripeMock);
   const infra = await startInfrastructure({
     databaseUrl: settings.databaseUrl,
     temporalAddress: settings.temporalAddress,
@@ -76,22 +83,6 @@ async function main(): Promise<number> {
     quiet: true,
     log,
   });
-  // stripe-mock (built by the bootstrap) answers the Stripe SDK for the payment adapter's tests.
-  let stripeMock: ChildProcess | null = null;
-  const stripeMockUrl = `http://127.0.0.1:${stripeMockPort}`;
-  if (settings.passthrough.STRIPE_MOCK) {
-    stripeMock = spawn(settings.passthrough.STRIPE_MOCK, ['-http-addr', `127.0.0.1:${stripeMockPort}`], { stdio: 'ignore' });
-    await waitFor(
-      'stripe-mock',
-      () =>
-        fetch(`${stripeMockUrl}/v1/balance`, { headers: { Authorization: 'Bearer sk_test_123' } }).then(
-          (r) => r.ok,
-          () => false,
-        ),
-      30_000,
-      100,
-    );
-  }
   log(
     `postgres and temporal ready in ${((Date.now() - started) / 1000).toFixed(1)} s (bootstrap total ${((Date.now() - settings.bootstrapStartedAt) / 1000).toFixed(1)} s)`,
   );
@@ -100,11 +91,26 @@ async function main(): Promise<number> {
   const cleanup = async () => {
     if (cleaned) return;
     cleaned = true;
-    stripeMock?.kill('SIGTERM');
+    if (stripeMock) {
+      stripeMock.kill('SIGTERM');
+      running.delete(stripeMock);
+    }
     await infra.stop();
     fs.rmSync(runDir, { recursive: true, force: true });
   };
   try {
+    if (stripeMock) {
+      await waitFor(
+        'stripe-mock',
+        () =>
+          fetch(`${stripeMockUrl}/v1/balance`, { headers: { Authorization: 'Bearer sk_test_123' } }).then(
+            (r) => r.ok,
+            () => false,
+          ),
+        180_000,
+        200,
+      );
+    }
     const failed = await checks;
     if (interrupted) return 130;
     if (failed) {
