@@ -62,7 +62,14 @@ async function main(): Promise<number> {
   const settings = loadStackSettings();
   const runDir = path.join(ROOT, '.data', `test-${process.pid}`);
   fs.mkdirSync(runDir, { recursive: true });
-  const [pgPort, temporalPort, httpPort, metricsPort, stripeMockPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const [pgPort, temporalPort, httpPort, metricsPort, stripeMockPort, stripeMockTlsPort] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
 
   const checks = staticChecks(settings.passthrough);
   const started = Date.now();
@@ -70,7 +77,11 @@ async function main(): Promise<number> {
   // It loads Stripe's whole OpenAPI document at start: seconds alone, far longer on a busy machine.
   const stripeMockUrl = `http://127.0.0.1:${stripeMockPort}`;
   const stripeMock = settings.passthrough.STRIPE_MOCK
-    ? spawn(settings.passthrough.STRIPE_MOCK, ['-http-addr', `127.0.0.1:${stripeMockPort}`], { stdio: 'ignore' })
+    ? // Both listeners on free loopback ports: with only -http-addr it still opens HTTPS on the fixed port 12112, so
+      // two runs on one machine would collide.
+      spawn(settings.passthrough.STRIPE_MOCK, ['-http-addr', `127.0.0.1:${stripeMockPort}`, '-https-addr', `127.0.0.1:${stripeMockTlsPort}`], {
+        stdio: 'ignore',
+      })
     : null;
   if (stripeMock) running.add(stripeMock);
   const infra = await startInfrastructure({
@@ -100,16 +111,17 @@ async function main(): Promise<number> {
   };
   try {
     if (stripeMock) {
-      await waitFor(
-        'stripe-mock',
-        () =>
-          fetch(`${stripeMockUrl}/v1/balance`, { headers: { Authorization: 'Bearer sk_test_123' } }).then(
-            (r) => r.ok,
-            () => false,
-          ),
-        180_000,
-        200,
+      // Fails at once when stripe-mock exits (e.g. a port taken) instead of waiting out the timeout.
+      const exited = new Promise<never>((_, reject) =>
+        stripeMock.once('exit', (code) => reject(new Error(`stripe-mock exited (code ${code}) before answering`))),
       );
+      const answers = () =>
+        fetch(`${stripeMockUrl}/v1/balance`, { headers: { Authorization: 'Bearer sk_test_123' } }).then(
+          (r) => r.ok,
+          () => false,
+        );
+      exited.catch(() => undefined); // its exit at cleanup is expected
+      await Promise.race([waitFor('stripe-mock', answers, 180_000, 200), exited]);
     }
     const failed = await checks;
     if (interrupted) return 130;
