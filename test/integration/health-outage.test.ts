@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { migrateLatest } from '../../src/db/migrate';
 import { startEmbeddedPostgres, type PostgresHandle } from '../../src/dev/embedded-postgres';
 import { freePort, ProcessGroup, waitFor } from '../../src/dev/processes';
 import { startTemporalDevServer, type TemporalServerHandle } from '../../src/dev/temporal-server';
@@ -38,6 +39,8 @@ describe('GET /v1/health when a dependency dies', () => {
       }),
     ]);
     stack = await startTestStack({ worker: false, env: { DATABASE_URL: postgres.url, TEMPORAL_ADDRESS: temporal.address } });
+    // The private database starts empty: its schema is needed for the key of the 503 test.
+    await migrateLatest(stack.db);
     caller = await workspaceWithKey(stack.db);
   }, 120_000);
 
