@@ -50,12 +50,15 @@ export const PATH_RESOURCES: Record<string, { code: ErrorCode; what: string }> =
   deliveryId: { code: 'delivery_not_found', what: 'Delivery' },
 };
 
-/** Codes every route of this auth can answer: rate limit, key checks, body reading, server fault. */
+/**
+ * Codes every route of this auth can answer: rate limit, key checks, body reading, server fault,
+ * the database being unreachable (503 with Retry-After).
+ */
 export function commonErrorCodes(auth: RouteAuth, takesBody: boolean): ErrorCode[] {
   const key: ErrorCode[] =
     auth === 'none' ? [] : ['missing_api_key', 'invalid_api_key', 'api_access_disabled', ...(auth === 'any' ? [] : (['insufficient_scope'] as const))];
   const body: ErrorCode[] = takesBody ? ['invalid_request', 'payload_too_large', 'unsupported_media_type'] : [];
-  return [...key, ...body, 'rate_limited', 'internal_error'];
+  return [...key, ...body, 'rate_limited', 'internal_error', 'service_unavailable'];
 }
 
 /** The error envelope of the spec. */

@@ -137,6 +137,32 @@ export function invalid(issues: RequestIssue[], invalidCode: RouteMeta['invalidC
   return new AppError(code, 400, problems.map((p) => `${p.field}: ${p.message}`).join('; '), { problems, ...extra });
 }
 
+const NUL_MESSAGE = 'must not contain NUL (\\u0000) characters';
+
+/**
+ * One issue per string (or object key) holding a NUL character: Postgres refuses \u0000 in text
+ * and jsonb, so such values are refused here, for every route, before any handler stores them.
+ */
+function nulIssues(section: InputSection, value: unknown): RequestIssue[] {
+  const issues: RequestIssue[] = [];
+  // Iterative: bodies are depth-capped, but query and header values need no recursion either.
+  const pending: [unknown, PropertyKey[]][] = [[value, []]];
+  while (pending.length) {
+    const [node, path] = pending.pop()!;
+    if (typeof node === 'string') {
+      if (node.includes('\0')) issues.push({ section, path, issue: { code: 'custom', path, message: NUL_MESSAGE, input: node } });
+    } else if (node !== null && typeof node === 'object') {
+      const entries = Array.isArray(node) ? node.map((item, i): [PropertyKey, unknown] => [i, item]) : Object.entries(node);
+      for (const [key, child] of entries.reverse()) {
+        if (typeof key === 'string' && key.includes('\0'))
+          issues.push({ section, path: [...path, key], issue: { code: 'custom', path: [...path, key], message: NUL_MESSAGE, input: key } });
+        else pending.push([child, [...path, key]]);
+      }
+    }
+  }
+  return issues;
+}
+
 /** Header values by the names the schema declares (`Idempotency-Key`), absent ones undefined. */
 function headerValues(ctx: ApiContext, schema: Shape): Record<string, string | undefined> {
   return Object.fromEntries(Object.keys(schema.shape).map((name) => [name, ctx.get(name) || undefined]));
@@ -176,11 +202,13 @@ export async function readInput<P extends Shape | undefined, H extends Maybe, Q 
     params[name] = parsed.data;
   }
   const found = spec.load ? await spec.load(params as PathOut<P>) : (undefined as L);
-  const headers = issuesOf('headers', spec.headers, spec.headers && headerValues(ctx, spec.headers));
+  const headerInput = spec.headers && headerValues(ctx, spec.headers);
+  const headers = issuesOf('headers', spec.headers, headerInput);
   const query = issuesOf('query', spec.query, ctx.query);
   // An absent body is an empty object: routes whose schema accepts {} take no body.
   const body = issuesOf('body', spec.body, ctx.state.body ?? {});
-  const issues = [...headers.issues, ...query.issues, ...body.issues];
+  const nul = [...nulIssues('headers', headerInput), ...nulIssues('query', ctx.query), ...nulIssues('body', ctx.state.body)];
+  const issues = [...nul, ...headers.issues, ...query.issues, ...body.issues];
   if (issues.length) throw spec.invalid(issues);
   return { params, headers: headers.data, query: query.data, body: body.data, found } as RouteInput<P, H, Q, B, L>;
 }

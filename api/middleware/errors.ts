@@ -24,8 +24,37 @@ export function errorHandler(): Middleware<ApiState> {
   };
 }
 
+const DB_RETRY_AFTER_SECONDS = 5;
+/** Node socket errors of a connection that could not be made or was cut. */
+const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
+/** Postgres SQLSTATEs of a server going away or not taking connections (class 08: connection exceptions). */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03']);
+
+/**
+ * Whether the error says the database cannot be reached right now (restart, outage, pool
+ * exhausted), rather than that the request or our code is wrong. Looks through `cause` and the
+ * `errors` of an AggregateError (a refused connection to every address of a host).
+ */
+export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 5) return false;
+  const { code, name, message, cause, errors } = err as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof code === 'string' && (CONNECTION_ERRNOS.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+  if (name === 'KnexTimeoutError' || (typeof message === 'string' && /^Knex: Timeout acquiring a connection|^Connection terminated/.test(message))) return true;
+  if (Array.isArray(errors) && errors.some((e) => isDatabaseUnavailable(e, depth + 1))) return true;
+  return isDatabaseUnavailable(cause, depth + 1);
+}
+
 function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  if (isDatabaseUnavailable(err)) {
+    return new AppError(
+      'service_unavailable',
+      503,
+      'The database is unavailable right now; retry shortly',
+      { retry_after_seconds: DB_RETRY_AFTER_SECONDS },
+      { 'Retry-After': String(DB_RETRY_AFTER_SECONDS) },
+    );
+  }
   const status = (err as { status?: number; expose?: boolean })?.status;
   // Koa/http-errors thrown by the framework itself (e.g. a body over the size limit).
   if (typeof status === 'number' && status >= 400 && status < 500) {

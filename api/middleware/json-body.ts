@@ -3,8 +3,10 @@ import { AppError, invalidRequest } from '../../src/domain/errors';
 import type { ApiState } from '../context';
 
 const MAX_BODY_BYTES = 1024 * 1024;
+/** Deeper bodies are refused at parse time, before any recursive code (canonical JSON, zod) sees them. */
+export const MAX_JSON_DEPTH = 64;
 
-/** Reads and parses JSON request bodies; malformed JSON is 400 invalid_request. */
+/** Reads and parses JSON request bodies; malformed or too deeply nested JSON is 400 invalid_request. */
 export function jsonBody(): Middleware<ApiState> {
   return async (ctx, next) => {
     if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(ctx.method) && hasBody(ctx.req.headers)) {
@@ -19,10 +21,29 @@ export function jsonBody(): Middleware<ApiState> {
         } catch (err) {
           throw invalidRequest(`Malformed JSON body: ${(err as Error).message}`);
         }
+        if (jsonDepth(ctx.state.body) > MAX_JSON_DEPTH) {
+          throw invalidRequest(`(body): JSON nested deeper than ${MAX_JSON_DEPTH} levels`, {
+            problems: [{ field: '(body)', message: `nested deeper than ${MAX_JSON_DEPTH} levels` }],
+          });
+        }
       }
     }
     await next();
   };
+}
+
+/** Nesting depth of a parsed JSON value (a scalar is 0), walked without recursion. */
+function jsonDepth(value: unknown): number {
+  let deepest = 0;
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length) {
+    const [node, depth] = pending.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > MAX_JSON_DEPTH) return deepest;
+    for (const child of Object.values(node)) pending.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 function hasBody(headers: Record<string, string | string[] | undefined>): boolean {

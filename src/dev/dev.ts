@@ -76,8 +76,10 @@ async function main(): Promise<void> {
   fs.writeFileSync(devEnvFile(DATA), JSON.stringify(Object.fromEntries(recorded.filter((k) => env[k]).map((k) => [k, env[k]])), null, 2), { mode: 0o600 });
 
   const tsx = ['--import', 'tsx'];
-  infra.group.spawn('api', process.execPath, [...tsx, path.join(ROOT, 'api/server.ts')], { env, cwd: ROOT });
-  infra.group.spawn('worker', process.execPath, [...tsx, path.join(ROOT, 'activities/worker.ts')], { env, cwd: ROOT });
+  // A crashed API or worker is restarted with backoff; Postgres or Temporal dying still stops all.
+  const restart = { log };
+  infra.group.spawn('api', process.execPath, [...tsx, path.join(ROOT, 'api/server.ts')], { env, cwd: ROOT, restart });
+  infra.group.spawn('worker', process.execPath, [...tsx, path.join(ROOT, 'activities/worker.ts')], { env, cwd: ROOT, restart });
 
   let stopping = false;
   const shutdown = async (reason: string, code: number) => {

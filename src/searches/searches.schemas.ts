@@ -56,14 +56,17 @@ export const LAUNCH_ERRORS = [
   'concurrent_search_limit',
 ] as const;
 
+/** The largest page offset (Postgres's integer range): larger ones are refused, not a 500. */
+export const MAX_OFFSET = 2_147_483_647;
+
 const intParam = (description: string) => z.coerce.number<string>().int().describe(description);
 
 export const peopleQuery = z.object({
   limit: intParam('1 to 500, default 100; out-of-range values are clamped')
     .optional()
     .transform((v) => Math.min(500, Math.max(1, v ?? 100))),
-  offset: intParam('0 or more, default 0').min(0).default(0),
-  min_score: intParam('only people scoring at least this').optional(),
+  offset: intParam('0 or more, default 0').min(0).max(MAX_OFFSET).default(0),
+  min_score: intParam('0 to 100; only people scoring at least this').min(0).max(100).optional(),
   profile: z
     .stringbool({ truthy: ['true', '1'], falsy: ['false', '0'] })
     .default(true)

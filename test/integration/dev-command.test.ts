@@ -25,6 +25,14 @@ function descendants(rootPid: number): number[] {
   return found;
 }
 
+const commandOf = (pid: number) => {
+  try {
+    return execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' });
+  } catch {
+    return '';
+  }
+};
+
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -35,7 +43,7 @@ const alive = (pid: number) => {
 };
 
 describe('npm run dev (scripts/dev.mjs)', () => {
-  it('brings up Postgres, Temporal with its UI, the API and a worker, then SIGTERM leaves no process behind', async () => {
+  it('brings up Postgres, Temporal with its UI, the API and a worker, restarts a killed worker, then SIGTERM leaves no process behind', async () => {
     const [port, postgresPort, temporalPort, temporalUiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
     const dataDir = path.join(process.env.TEST_RUN_DIR!, `dev-${port}`);
     const env: NodeJS.ProcessEnv = {
@@ -91,10 +99,26 @@ describe('npm run dev (scripts/dev.mjs)', () => {
 
       tree = descendants(dev.pid!);
       expect(tree.length).toBeGreaterThanOrEqual(5); // dev.ts, postgres, temporal, api, worker
+
+      // A crashed worker is restarted (with backoff) and the stack stays up.
+      const worker = tree.find((pid) => commandOf(pid).includes('activities/worker.ts'));
+      expect(worker).toBeDefined();
+      process.kill(worker!, 'SIGKILL');
+      await waitFor('the worker restart', async () => /\[dev\] worker restarted \(pid \d+\)/.test(output), 20_000, 200);
+      expect(output).toMatch(/\[dev\] worker exited \(SIGKILL\); restarting it in 1 s/);
+      await waitFor(
+        'the restarted worker to answer health checks',
+        async () => (await fetch(`http://127.0.0.1:${port}/v1/health?worker=true`)).ok,
+        60_000,
+        500,
+      );
+      expect(dev.exitCode).toBeNull();
+      tree = descendants(dev.pid!);
+      expect(tree).not.toContain(worker);
     } finally {
       dev.kill('SIGTERM');
     }
     expect(await exited).toBe(0);
     await waitFor('every child to exit', async () => tree.every((pid) => !alive(pid)), 20_000, 200);
-  }, 180_000);
+  }, 240_000);
 });

@@ -1,7 +1,9 @@
 import path from 'node:path';
+import { migrateLatest } from '../../src/db/migrate';
 import { startEmbeddedPostgres, type PostgresHandle } from '../../src/dev/embedded-postgres';
 import { freePort, ProcessGroup, waitFor } from '../../src/dev/processes';
 import { startTemporalDevServer, type TemporalServerHandle } from '../../src/dev/temporal-server';
+import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
 import { startTestStack, type TestStack } from '../support/stack';
 
 /**
@@ -13,6 +15,7 @@ describe('GET /v1/health when a dependency dies', () => {
   let postgres: PostgresHandle;
   let temporal: TemporalServerHandle;
   let stack: TestStack;
+  let caller: KeyFixture;
 
   beforeAll(async () => {
     const [pgPort, tPort, httpPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
@@ -36,6 +39,9 @@ describe('GET /v1/health when a dependency dies', () => {
       }),
     ]);
     stack = await startTestStack({ worker: false, env: { DATABASE_URL: postgres.url, TEMPORAL_ADDRESS: temporal.address } });
+    // The private database starts empty: its schema is needed for the key of the 503 test.
+    await migrateLatest(stack.db);
+    caller = await workspaceWithKey(stack.db);
   }, 120_000);
 
   afterAll(async () => {
@@ -62,6 +68,30 @@ describe('GET /v1/health when a dependency dies', () => {
     const ready = await stack.request('GET', '/readyz');
     expect([ready.status, ready.body]).toEqual([503, { ok: false, checks: { database: 'error', temporal: 'ok' } }]);
     expect((await stack.request('GET', '/livez')).status).toBe(200);
+  });
+
+  it('answers 503 service_unavailable with Retry-After on routes that need the database, never 500', async () => {
+    // Authentication itself reads the database, so this is refused before the route runs.
+    const statuses: number[] = [];
+    await waitFor(
+      'the route to answer 503',
+      async () => {
+        const res = await stack.request('GET', '/v1/projects', { headers: caller.headers });
+        statuses.push(res.status);
+        return res.status !== 200;
+      },
+      15_000,
+      100,
+    );
+    expect(statuses.filter((s) => s !== 200).every((s) => s === 503)).toBe(true);
+    for (const [method, path, body] of [
+      ['GET', '/v1/projects', undefined],
+      ['POST', '/v1/projects', { name: 'During the outage' }],
+    ] as const) {
+      const res = await stack.request(method, path, { headers: caller.headers, body });
+      expect([res.status, res.body.error.code, res.headers.get('retry-after')]).toEqual([503, 'service_unavailable', '5']);
+      expect(res.body.error.details).toEqual({ retry_after_seconds: 5 });
+    }
   });
 
   it('names temporal too when the Temporal server is killed', async () => {

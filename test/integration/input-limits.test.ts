@@ -1,0 +1,123 @@
+import { MAX_JSON_DEPTH } from '../../api/middleware/json-body';
+import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
+import { createProject, launch, softwareCriteria, waitForSearch } from '../support/searches';
+import { startTestStack, type TestStack } from '../support/stack';
+
+/**
+ * Inputs a new user's generated requests turned into 500s: NUL characters (Postgres refuses them
+ * in text and jsonb), deeply nested bodies (recursive canonicalisation) and integers beyond
+ * Postgres's range. Each is a 400 naming the problem.
+ */
+
+let stack: TestStack;
+let caller: KeyFixture;
+let projectId: string;
+beforeAll(async () => {
+  stack = await startTestStack();
+  caller = await workspaceWithKey(stack.db, { credits: 100 });
+  projectId = await createProject(stack, caller.headers);
+}, 60_000);
+afterAll(() => stack?.stop());
+
+const nested = (depth: number): unknown => {
+  let value: unknown = 'TypeScript';
+  for (let i = 0; i < depth; i++) value = { skills: value };
+  return value;
+};
+/** The JSON text of `{"<key>": <depth nested objects>}`, written out (JSON.stringify would recurse). */
+const deepJson = (key: string, depth: number, extra = '') => `{${extra}"${key}":${'{"skills":'.repeat(depth)}"x"${'}'.repeat(depth)}}`;
+
+describe('NUL characters', () => {
+  it('in a project name: 400 invalid_name naming the field', async () => {
+    const res = await stack.request('POST', '/v1/projects', { headers: caller.headers, body: { name: 'Back\u0000end' } });
+    expect([res.status, res.body.error.code]).toEqual([400, 'invalid_name']);
+    expect(res.body.error.details.problems).toEqual([{ field: 'name', message: 'must not contain NUL (\\u0000) characters' }]);
+  });
+
+  it('in criteria values and keys: 400 invalid_criteria listing every path', async () => {
+    const res = await launch(stack, caller.headers, projectId, {
+      criteria: { ...softwareCriteria, skills: ['Type\u0000Script', 'Go'], 'me\u0000tro': 'x' },
+    });
+    expect([res.status, res.body.error.code]).toEqual([400, 'invalid_criteria']);
+    const fields = (res.body.error.details.problems as { field: string; message: string }[]).filter((p) => p.message.includes('NUL')).map((p) => p.field);
+    expect(fields.sort()).toEqual(['criteria.me\u0000tro', 'criteria.skills.0']);
+  });
+
+  it('in jd_text, a webhook URL and a query value: 400 invalid_request naming the field', async () => {
+    const jd = await launch(stack, caller.headers, projectId, { jd_text: `${'Senior TypeScript engineer, '.repeat(3)}\u0000` });
+    expect([jd.status, jd.body.error.code, jd.body.error.details.problems[0].field]).toEqual([400, 'invalid_request', 'jd_text']);
+
+    const hook = await stack.request('POST', '/v1/webhooks', { headers: caller.headers, body: { url: 'https://93.184.215.14/ho\u0000ok' } });
+    expect([hook.status, hook.body.error.code, hook.body.error.details.problems[0].field]).toEqual([400, 'invalid_request', 'url']);
+
+    const search = await launch(stack, caller.headers, projectId, { criteria: softwareCriteria });
+    expect(search.status).toBe(201);
+    const people = await stack.request('GET', `/v1/searches/${search.body.data.id}/people?profile=tr%00ue`, { headers: caller.headers });
+    expect([people.status, people.body.error.code, people.body.error.details.problems[0].field]).toEqual([400, 'invalid_request', 'profile']);
+    await waitForSearch(stack, caller.headers, search.body.data.id);
+  });
+});
+
+describe('deeply nested bodies', () => {
+  it(`are refused beyond ${MAX_JSON_DEPTH} levels before anything recursive runs`, async () => {
+    const post = (path: string, rawBody: string, headers: Record<string, string> = {}) =>
+      stack.request('POST', path, { headers: { ...caller.headers, ...headers, 'content-type': 'application/json' }, rawBody });
+    const launchHeaders = { 'Idempotency-Key': 'deep-nesting-1' };
+    for (const rawBody of [deepJson('criteria', 5000), deepJson('criteria', MAX_JSON_DEPTH)]) {
+      const res = await post(`/v1/projects/${projectId}/searches`, rawBody, launchHeaders);
+      expect([res.status, res.body.error.code]).toEqual([400, 'invalid_request']);
+      expect(res.body.error.message).toContain(`deeper than ${MAX_JSON_DEPTH} levels`);
+    }
+    const project = await post('/v1/projects', deepJson('extra', 10_000, '"name":"x",'));
+    expect([project.status, project.body.error.code]).toEqual([400, 'invalid_request']);
+  });
+
+  it('at the limit are read as usual (refused by the schema, not by depth)', async () => {
+    const res = await launch(stack, caller.headers, projectId, { criteria: { ...softwareCriteria, skills: nested(MAX_JSON_DEPTH - 3) } });
+    expect([res.status, res.body.error.code]).toEqual([400, 'invalid_criteria']);
+    expect(res.body.error.message).not.toContain('deeper than');
+  });
+});
+
+describe('integers beyond range in page queries', () => {
+  it('people: offset and min_score out of range are 400 listing the problem; limit is clamped', async () => {
+    const search = await launch(stack, caller.headers, projectId, { criteria: softwareCriteria });
+    expect(search.status).toBe(201);
+    await waitForSearch(stack, caller.headers, search.body.data.id);
+    const get = (query: string) => stack.request('GET', `/v1/searches/${search.body.data.id}/people?${query}`, { headers: caller.headers });
+
+    for (const [query, field] of [
+      ['offset=2147483648', 'offset'],
+      ['offset=9007199254740991', 'offset'],
+      ['offset=99999999999999999999', 'offset'],
+      ['min_score=2147483648', 'min_score'],
+      ['min_score=9007199254740991', 'min_score'],
+      ['min_score=-1', 'min_score'],
+      ['min_score=101', 'min_score'],
+    ]) {
+      const res = await get(query);
+      expect([query, res.status, res.body.error.code, [...new Set(res.body.error.details.problems.map((p: { field: string }) => p.field))]]).toEqual([
+        query,
+        400,
+        'invalid_request',
+        [field],
+      ]);
+    }
+    for (const query of ['offset=2147483647', 'min_score=100&limit=9007199254740991', 'min_score=0&limit=-9007199254740991']) {
+      expect([query, (await get(query)).status]).toEqual([query, 200]);
+    }
+  }, 90_000);
+
+  it('webhook deliveries: offset out of range is 400; limit is clamped', async () => {
+    const hook = await stack.request('POST', '/v1/webhooks', { headers: caller.headers, body: { url: 'https://93.184.215.14/hooks/limits' } });
+    expect(hook.status).toBe(201);
+    const get = (query: string) => stack.request('GET', `/v1/webhooks/${hook.body.data.id}/deliveries?${query}`, { headers: caller.headers });
+    for (const query of ['offset=2147483648', 'offset=9007199254740991']) {
+      const res = await get(query);
+      expect([query, res.status, res.body.error.code, res.body.error.details.problems[0].field]).toEqual([query, 400, 'invalid_request', 'offset']);
+    }
+    for (const query of ['offset=2147483647', 'limit=9007199254740991', 'limit=-9007199254740991']) {
+      expect([query, (await get(query)).status]).toEqual([query, 200]);
+    }
+  });
+});
