@@ -1,3 +1,5 @@
+import { apiKeyRepository } from '../src/db/api-key.repository';
+import type { Db } from '../src/db/knex';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -7,6 +9,20 @@ import { freePort } from '../src/dev/processes';
 import { startInfrastructure } from '../src/dev/stack';
 
 /** What the benchmarks share: output, percentiles, memory readings and production processes. */
+
+/** An all-scopes key without a practical rate limit for a bench workspace: its request headers. */
+export async function benchKeyHeaders(db: Db, workspaceId: string): Promise<Record<string, string>> {
+  const { raw } = await apiKeyRepository(db).issue({
+    workspaceId,
+    name: 'bench',
+    scopes: ['*'],
+    fundingMode: 'workspace',
+    environment: 'test',
+    rateLimitPerMinute: 10_000_000,
+    expiresAt: null,
+  });
+  return { Authorization: `Bearer ${raw}`, 'Content-Type': 'application/json' };
+}
 
 export const ROOT = path.resolve(__dirname, '..');
 export const log = (msg: string) => process.stdout.write(`${msg}\n`);

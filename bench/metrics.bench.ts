@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { loadCorpus } from '../src/corpus/loader';
 import { createDb } from '../src/db/knex';
-import { apiKeyRepository } from '../src/db/api-key.repository';
 import { projectRepository } from '../src/db/project.repository';
 import { workspaceRepository } from '../src/db/workspace.repository';
 import { freePort, waitFor } from '../src/dev/processes';
-import { cpuMs, load, log, productionArgs, productionEnv, ROOT, startBenchStack } from './lib';
+import { cpuMs, load, log, productionArgs, productionEnv, ROOT, startBenchStack, benchKeyHeaders } from './lib';
 
 /**
  * What the metrics middleware costs (`npm run bench -- metrics`): GET /searches/{id}/people
@@ -50,16 +49,7 @@ async function main(): Promise<void> {
       throw new Error('metrics are not on/off as configured');
 
     const workspace = await workspaceRepository(db).create({ name: 'Bench', plan: 'enterprise', credits: 1000, rate_limit_per_minute: 10_000_000 });
-    const { raw } = await apiKeyRepository(db).issue({
-      workspaceId: workspace.id,
-      name: 'bench',
-      scopes: ['*'],
-      fundingMode: 'workspace',
-      environment: 'test',
-      rateLimitPerMinute: 10_000_000,
-      expiresAt: null,
-    });
-    const headers = { Authorization: `Bearer ${raw}`, 'Content-Type': 'application/json' };
+    const headers = await benchKeyHeaders(db, workspace.id);
     const project = await projectRepository(db).create(workspace.id, 'Bench project');
     const launched = (await fetch(`${on}/v1/projects/${project.id}/searches`, {
       method: 'POST',

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { loadCorpus } from '../src/corpus/loader';
-import { apiKeyRepository } from '../src/db/api-key.repository';
 import { createDb } from '../src/db/knex';
 import { projectRepository } from '../src/db/project.repository';
 import { workspaceRepository } from '../src/db/workspace.repository';
 import { freePort, waitFor } from '../src/dev/processes';
-import { ROOT, load, log, percentile, productionArgs, productionEnv, startBenchStack } from './lib';
+import { ROOT, load, log, percentile, productionArgs, productionEnv, startBenchStack, benchKeyHeaders } from './lib';
 
 /**
  * Request counting on the hot read path (`npm run bench -- people`): GET /searches/{id}/people
@@ -34,16 +33,7 @@ async function main(): Promise<void> {
     await waitFor('apis and worker', async () => (await fetch(`${bases.on}/health?worker=true`)).ok && (await fetch(`${bases.off}/health`)).ok, 120_000, 500);
 
     const workspace = await workspaceRepository(db).create({ name: 'Bench', plan: 'enterprise', credits: 10, rate_limit_per_minute: 10_000_000 });
-    const { raw } = await apiKeyRepository(db).issue({
-      workspaceId: workspace.id,
-      name: 'bench',
-      scopes: ['*'],
-      fundingMode: 'workspace',
-      environment: 'test',
-      rateLimitPerMinute: 10_000_000,
-      expiresAt: null,
-    });
-    const headers = { Authorization: `Bearer ${raw}`, 'Content-Type': 'application/json' };
+    const headers = await benchKeyHeaders(db, workspace.id);
     const project = await projectRepository(db).create(workspace.id, 'Bench project');
     const launched = (await fetch(`${bases.on}/projects/${project.id}/searches`, {
       method: 'POST',

@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { corpusSize, loadCorpus } from '../src/corpus/loader';
 import { createDb, type Db } from '../src/db/knex';
-import { apiKeyRepository } from '../src/db/api-key.repository';
 import { projectRepository } from '../src/db/project.repository';
 import { workspaceRepository } from '../src/db/workspace.repository';
 import { createProgressWriter, progressLine } from '../src/cli/progress';
 import { freePort, waitFor } from '../src/dev/processes';
-import { ROOT, load, log, peakRssMb, percentile, productionArgs, productionEnv, startBenchStack } from './lib';
+import { ROOT, load, log, peakRssMb, percentile, productionArgs, productionEnv, startBenchStack, benchKeyHeaders } from './lib';
 
 /**
  * Issue-4 performance figures on this machine (`npm run bench -- searches`):
@@ -79,16 +78,7 @@ async function main(): Promise<void> {
       rate_limit_per_minute: 10_000_000,
       max_concurrent_searches: 10,
     });
-    const { raw } = await apiKeyRepository(db).issue({
-      workspaceId: workspace.id,
-      name: 'bench',
-      scopes: ['*'],
-      fundingMode: 'workspace',
-      environment: 'test',
-      rateLimitPerMinute: 10_000_000,
-      expiresAt: null,
-    });
-    const headers = { Authorization: `Bearer ${raw}`, 'Content-Type': 'application/json' };
+    const headers = await benchKeyHeaders(db, workspace.id);
     const project = await projectRepository(db).create(workspace.id, 'Bench project');
 
     log('\n== database-only pass, read budget 200, 1M corpus: launch → complete ==');

@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { apiKeyRepository } from '../src/db/api-key.repository';
 import { createDb, type Db } from '../src/db/knex';
 import { workspaceRepository } from '../src/db/workspace.repository';
 import { waitFor } from '../src/dev/processes';
 import { writeEvent } from '../src/events/outbox';
 import { makeTestCert, startHttpsReceiver, type HttpsReceiver } from '../test/support/https-receiver';
-import { ROOT, cpuMeter, log, percentile, productionArgs, productionEnv, startBenchStack } from './lib';
+import { ROOT, cpuMeter, log, percentile, productionArgs, productionEnv, startBenchStack, benchKeyHeaders } from './lib';
 
 /**
  * Webhook figures on this machine (`npm run bench -- webhooks`): 1,000 events fanned out
@@ -113,16 +112,7 @@ async function main(): Promise<void> {
     await waitFor('api and worker', async () => (await fetch(`${base}/health?worker=true`)).ok, 120_000, 500);
 
     const workspace = await workspaceRepository(db).create({ name: 'Bench', plan: 'enterprise', credits: 10, rate_limit_per_minute: 10_000_000 });
-    const { raw } = await apiKeyRepository(db).issue({
-      workspaceId: workspace.id,
-      name: 'bench',
-      scopes: ['*'],
-      fundingMode: 'workspace',
-      environment: 'test',
-      rateLimitPerMinute: 10_000_000,
-      expiresAt: null,
-    });
-    const headers = { Authorization: `Bearer ${raw}`, 'Content-Type': 'application/json' };
+    const headers = await benchKeyHeaders(db, workspace.id);
     for (const [i, r] of receivers.entries()) {
       const res = await fetch(`${base}/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: `${r.origin}/endpoint-${i + 1}` }) });
       if (res.status !== 201) throw new Error(`webhook create failed: ${await res.text()}`);

@@ -1,7 +1,7 @@
-import { runCli } from '../../src/cli/main';
 import { routeTable } from '../../api/route-table';
 import { workspaceWithKey } from '../support/fixtures';
 import { payCheckout, tokenOf } from '../support/billing';
+import { cli } from '../support/cli';
 import { startTestStack, type TestStack } from '../support/stack';
 import { waitFor } from '../../src/dev/processes';
 
@@ -12,17 +12,6 @@ beforeAll(async () => {
   stack = await startTestStack();
 });
 afterAll(() => stack.stop());
-
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(
-    argv,
-    (l) => out.push(l),
-    (l) => err.push(l),
-  );
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 it('credits grant writes its reason to the ledger, shown by GET /billing/ledger', async () => {
   const f = await workspaceWithKey(stack.db, { credits: 0 });

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { buildProgram, runCli } from '../../src/cli/main';
+import { buildProgram } from '../../src/cli/main';
 import { createDb, type Db } from '../../src/db/knex';
 import { creditLedgerRepository } from '../../src/db/credit-ledger.repository';
 import { hashApiKey } from '../../src/domain/api-keys';
@@ -11,20 +11,11 @@ import { workspaceRepository } from '../../src/db/workspace.repository';
 import { decryptSecret } from '../../src/webhooks/secrets';
 import { keyFor, workspaceWithKey } from '../support/fixtures';
 import { createProject, launch, softwareCriteria } from '../support/searches';
+import { cli } from '../support/cli';
 import { startTestStack, type TestStack } from '../support/stack';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(
-    argv,
-    (l) => out.push(l),
-    (l) => err.push(l),
-  );
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 const json = async (...argv: string[]) => {
   const res = await cli(...argv, '--json');
   if (res.code !== 0) throw new Error(`cli ${argv.join(' ')} failed: ${res.err}`);

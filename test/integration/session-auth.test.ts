@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { runCli } from '../../src/cli/main';
 import { hashSessionToken, SIGN_IN_MAX_FAILURES } from '../../src/users/users.service';
 import { workspaceWithKey } from '../support/fixtures';
 import { memberOf, sessionsOf, sidOf, signIn, TEST_PASSWORD } from '../support/session';
+import { cli } from '../support/cli';
 import { startTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
@@ -12,17 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
 });
-
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(
-    argv,
-    (l) => out.push(l),
-    (l) => err.push(l),
-  );
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 describe('sign-in, cookie and session', () => {
   it('signs in a CLI-created user with an HttpOnly, SameSite=Lax, Path=/ cookie (not Secure over http); /api/me describes the session', async () => {

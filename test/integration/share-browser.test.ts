@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { workspaceWithKey } from '../support/fixtures';
 import { projectWithScoredPeople } from '../support/searches';
+import { launchChromium } from '../support/browser';
 import { startTestStack, type TestStack } from '../support/stack';
 
 const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts');
@@ -12,21 +13,8 @@ describe('the share page in a real browser', () => {
   let stack: TestStack;
   let browser: Browser;
   beforeAll(async () => {
-    const executablePath = process.env.CHROMIUM_PATH;
-    if (!executablePath) throw new Error('CHROMIUM_PATH is not set: the test bootstrap could not install Chromium');
     stack = await startTestStack();
-    browser = await chromium.launch({
-      executablePath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
