@@ -152,7 +152,7 @@ describe('POST /v1/projects/{projectId}/expand', () => {
     await waitForPass(f, search.id, 3);
     expect(await balance(f)).toBe(3);
     expect(await stack.db('credit_ledger').where({ workspace_id: f.workspace.id, reason: 'search:refund' }).count({ n: '*' }).first()).toEqual({ n: 1 });
-  }, 120_000); // three passes and a cancellation: over 60 s once on a loaded machine
+  }, 120_000); // hung past 60 s once in ~10 runs (the file normally takes 11 s); cause not found yet
 });
 
 describe('scoring preview and apply', () => {
