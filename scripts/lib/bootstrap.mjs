@@ -10,6 +10,9 @@ export const TEMPORAL_CLI_VERSION = 'v1.5.1';
 const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal';
 export const STRIPE_MOCK_VERSION = 'v0.203.0';
 const STRIPE_MOCK_MODULE = 'github.com/stripe/stripe-mock';
+/** The server release the CLI v1.5.1 embeds, run on PostgreSQL by `npm run stack:prod` and `npm run chaos`. */
+export const TEMPORAL_SERVER_VERSION = 'v1.29.1';
+const TEMPORAL_SERVER_MODULES = ['go.temporal.io/server/cmd/server', 'go.temporal.io/server/cmd/tools/sql'];
 
 const say = (msg) => process.stderr.write(`[bootstrap] ${msg}\n`);
 
@@ -111,6 +114,36 @@ export async function ensureTemporalCli() {
   return cached;
 }
 
+/**
+ * The Temporal server and its SQL schema tool (binaries `server` and `sql`) for the production-like
+ * stack: TEMPORAL_SERVER_DIR (a directory holding both) → cached build → `go install …@v1.29.1`
+ * of both into the cache (≈ 6 min on 2 cores, once per machine), like the CLI. Returns the directory.
+ */
+export async function ensureTemporalServer() {
+  const binaries = ['server', 'sql'];
+  const complete = (dir) => binaries.every((b) => fs.existsSync(path.join(dir, b)));
+  if (process.env.TEMPORAL_SERVER_DIR) {
+    if (!complete(process.env.TEMPORAL_SERVER_DIR)) throw new Error(`TEMPORAL_SERVER_DIR=${process.env.TEMPORAL_SERVER_DIR} lacks ${binaries.join(' or ')}`);
+    return process.env.TEMPORAL_SERVER_DIR;
+  }
+  const cacheDir = toolCacheDir(`temporal-server-${TEMPORAL_SERVER_VERSION}`);
+  if (complete(cacheDir)) return cacheDir;
+  if (!onPath('go'))
+    throw new Error('The Temporal server is not built and Go is not installed to build it (set TEMPORAL_SERVER_DIR to a directory with `server` and `sql`).');
+  fs.mkdirSync(cacheDir, { recursive: true });
+  await withDirLock(`${cacheDir}.lock`, 'the Temporal server', async () => {
+    if (complete(cacheDir)) return;
+    await goInstall({
+      label: `the Temporal server ${TEMPORAL_SERVER_VERSION} and its SQL tool`,
+      module: TEMPORAL_SERVER_MODULES.map((m) => `${m}@${TEMPORAL_SERVER_VERSION}`),
+      binary: binaries,
+      cacheDir,
+    });
+  });
+  if (!complete(cacheDir)) throw new Error(`the Temporal server build did not produce ${binaries.join(' and ')} in ${cacheDir}`);
+  return cacheDir;
+}
+
 async function goInstallTemporal(cacheDir) {
   if (!onPath('go')) {
     throw new Error(
@@ -126,14 +159,17 @@ async function goInstallTemporal(cacheDir) {
   });
 }
 
-/** `go install module` into cacheDir/binary, showing progress while it builds (minutes, once). */
+/**
+ * `go install module…` into cacheDir/binary…, showing progress while it builds (minutes, once).
+ * `module` and `binary` may be lists (one build of several commands of one module).
+ */
 async function goInstall({ label, module, binary, cacheDir }) {
   say(`building ${label} with go install (once per machine; takes a few minutes)…`);
   const started = Date.now();
   // Build into a scratch GOBIN and rename, so an interrupted build never leaves a half binary.
   const scratch = fs.mkdtempSync(path.join(path.dirname(cacheDir), 'build-'));
   await new Promise((resolve, reject) => {
-    const child = spawn('go', ['install', '-v', module], {
+    const child = spawn('go', ['install', '-v', ...[module].flat()], {
       env: { ...process.env, GOBIN: scratch, GOFLAGS: '-mod=mod' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -160,9 +196,14 @@ async function goInstall({ label, module, binary, cacheDir }) {
       else reject(new Error(`go install failed with exit code ${code}; last output: ${lastLine}`));
     });
   });
-  fs.renameSync(path.join(scratch, binary), path.join(cacheDir, binary));
+  for (const name of [binary].flat()) fs.renameSync(path.join(scratch, name), path.join(cacheDir, name));
   fs.rmSync(scratch, { recursive: true, force: true });
-  say(`${label} built in ${Math.round((Date.now() - started) / 1000)} s → ${path.join(cacheDir, binary)}`);
+  say(
+    `${label} built in ${Math.round((Date.now() - started) / 1000)} s → ${[binary]
+      .flat()
+      .map((b) => path.join(cacheDir, b))
+      .join(', ')}`,
+  );
 }
 
 /** A directory used as a cross-process lock; a lock older than an hour is taken as abandoned. */
