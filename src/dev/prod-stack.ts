@@ -140,7 +140,7 @@ class NodeService implements Component {
     const child = spawn(process.execPath, [path.join(ROOT, 'dist', this.entry)], { cwd: ROOT, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
-    for (const stream of [child.stdout!, child.stderr!]) {
+    for (const stream of [child.stdout, child.stderr]) {
       readline.createInterface({ input: stream }).on('line', (line) => {
         this.tail = [...this.tail.slice(-30), line];
         if (this.verbose) this.log(`[${this.name}] ${line}`);

@@ -146,7 +146,7 @@ export function spawnTemporalServer(opts: TemporalClusterOptions, ports: Tempora
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let tail: string[] = [];
-  for (const stream of [child.stdout!, child.stderr!]) {
+  for (const stream of [child.stdout, child.stderr]) {
     const lines = readline.createInterface({ input: stream });
     lines.on('line', (line) => {
       tail = [...tail.slice(-20), line];
