@@ -1,0 +1,316 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { loadCorpus } from '../src/corpus/loader';
+import { createDb, type Db } from '../src/db/knex';
+import { workspaceRepository } from '../src/db/workspace.repository';
+import { loadStackSettings } from '../src/config';
+import { checkInvariants, waitForSearchesSettled, waitForWebhooksDelivered, type InvariantResult, type InvariantScope } from '../src/dev/chaos-invariants';
+import { waitFor } from '../src/dev/processes';
+import { stackSecretsKey, startProdStack, type ProdStack } from '../src/dev/prod-stack';
+import { makeTestCert, startHttpsReceiver, type HttpsReceiver } from '../test/support/https-receiver';
+import { benchKeyHeaders, log, ROOT } from './lib';
+
+/**
+ * `npm run chaos`: fault runs on the production-like stack (src/dev/prod-stack.ts). Under a steady
+ * load of launches, expansions, shortlist edits and webhook deliveries to local HTTPS receivers,
+ * each of a worker, an API process, the Temporal server and PostgreSQL in turn is killed with
+ * SIGKILL, left down a few seconds and started again. After each fault the load stops, the stack
+ * settles and src/dev/chaos-invariants.ts checks every promise by SQL and the receivers' records;
+ * one webhook endpoint is disabled before the second fault. Prints a table; exits 1 when any
+ * invariant was violated. Bounded: CHAOS_DEADLINE_S (default 600) aborts a run that hangs.
+ * CHAOS_FAULTS (e.g. `worker-1,postgres`) picks the faults, CHAOS_CLIENTS the load's clients.
+ */
+
+const FAULTS = (process.env.CHAOS_FAULTS ?? 'worker-1,api-1,temporal,postgres').split(',').filter(Boolean);
+const CLIENTS = Number(process.env.CHAOS_CLIENTS ?? 4);
+const DEADLINE_S = Number(process.env.CHAOS_DEADLINE_S ?? 600);
+const BEFORE_MS = 8_000;
+const DOWN_MS = 5_000;
+const AFTER_MS = 8_000;
+const SETTLE_MS = 180_000;
+const CORPUS = { size: 4000, seed: 11 };
+/** Long enough that searches are mid-pass when a component dies. */
+const SEARCH_PAGE_DELAY_MS = 150;
+
+interface PhaseCounters {
+  sent: number;
+  errors: number;
+  samples: Map<string, number>;
+}
+
+const newCounters = (): PhaseCounters => ({ sent: 0, errors: 0, samples: new Map() });
+
+/** Keyed calls through the load balancer, counted per phase: a network error or a 5xx is a client-visible error. */
+class Client {
+  counters = newCounters();
+  constructor(
+    private readonly base: string,
+    private readonly headers: Record<string, string>,
+  ) {}
+
+  async call(method: string, urlPath: string, opts: { body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; body: any }> {
+    this.counters.sent++;
+    try {
+      const res = await fetch(`${this.base}${urlPath}`, {
+        method,
+        headers: { ...this.headers, ...opts.headers },
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        signal: AbortSignal.timeout(15_000),
+      });
+      const text = await res.text();
+      if (res.status >= 500) this.error(`${method} ${urlPath.replace(/[0-9a-f-]{36}/g, ':id')} → ${res.status}`);
+      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    } catch (err) {
+      this.error(`${method} ${urlPath.replace(/[0-9a-f-]{36}/g, ':id')} → ${(err as Error).name === 'TimeoutError' ? 'timeout' : 'network error'}`);
+      return { status: 0, body: undefined };
+    }
+  }
+
+  private error(what: string) {
+    this.counters.errors++;
+    this.counters.samples.set(what, (this.counters.samples.get(what) ?? 0) + 1);
+  }
+
+  /** Repeats a call until it answers below 500 (a client's retry; launches keep their Idempotency-Key). */
+  async retry(method: string, urlPath: string, opts: { body?: unknown; headers?: Record<string, string> } = {}, timeoutMs = 90_000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const res = await this.call(method, urlPath, opts);
+      if (res.status > 0 && res.status < 500) return res;
+      if (Date.now() > deadline) throw new Error(`${method} ${urlPath} kept failing`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
+const criteria = { family: 'software_engineering', read_budget: 100, target: 5, shortlist_threshold: 40 };
+
+/** Waits for the search to leave queued/running (polling through the load balancer). */
+async function settled(client: Client, searchId: string): Promise<any> {
+  const deadline = Date.now() + SETTLE_MS;
+  for (;;) {
+    const res = await client.call('GET', `/v1/searches/${searchId}`);
+    if (res.status === 200 && ['complete', 'failed'].includes(res.body.data.status)) return res.body.data;
+    if (Date.now() > deadline) throw new Error(`search ${searchId} did not settle`);
+    await new Promise((r) => setTimeout(r, 400));
+  }
+}
+
+/**
+ * One user's loop: a project, a launch (retried with its Idempotency-Key), shortlist edits on its
+ * people, one expansion. Data calls (`/v1/data/*`) are not on this branch's API yet; a step for
+ * them goes into this loop once they are.
+ */
+async function userLoop(client: Client, stop: () => boolean): Promise<void> {
+  while (!stop()) {
+    const project = await client.retry('POST', '/v1/projects', { body: { name: `chaos ${randomUUID().slice(0, 8)}` } });
+    if (project.status !== 201) throw new Error(`project create: ${project.status} ${JSON.stringify(project.body)}`);
+    const projectId = project.body.data.id;
+    const launched = await client.retry('POST', `/v1/projects/${projectId}/searches`, {
+      body: { criteria },
+      headers: { 'Idempotency-Key': `chaos-${randomUUID()}` },
+    });
+    if (launched.status !== 201 && launched.status !== 202 && launched.status !== 200)
+      throw new Error(`launch: ${launched.status} ${JSON.stringify(launched.body)}`);
+    const search = await settled(client, launched.body.data.id);
+    if (search.status === 'complete') {
+      const people = await client.retry('GET', `/v1/searches/${search.id}/people?limit=4&profile=false`);
+      const ids: string[] = (people.body?.data?.people ?? []).map((p: { id: string }) => p.id);
+      if (ids.length) {
+        await client.retry('POST', `/v1/projects/${projectId}/shortlist/members`, { body: { candidate_ids: ids.slice(0, 2) } });
+        await client.retry('DELETE', `/v1/projects/${projectId}/shortlist/members/${ids[0]}`);
+      }
+      // Not idempotent (an expansion is a new pass): a lost answer is not retried.
+      const expanded = await client.call('POST', `/v1/projects/${projectId}/expand`, { body: {} });
+      if (expanded.status === 202) await settled(client, search.id);
+    }
+  }
+}
+
+interface Row {
+  fault: string;
+  sent: number;
+  errors: number;
+  samples: string;
+  downMs: number;
+  restartMs: number;
+  recoveryMs: number;
+  settleMs: number;
+  invariants: InvariantResult[];
+}
+
+async function runFault(
+  stack: ProdStack,
+  db: Db,
+  clients: Client[],
+  scope: InvariantScope,
+  fault: string,
+  probe: () => Promise<boolean>,
+  before?: () => Promise<void>,
+): Promise<Row> {
+  for (const c of clients) c.counters = newCounters();
+  let stopping = false;
+  const loops = clients.map((c) => userLoop(c, () => stopping));
+  const loopsDone = Promise.allSettled(loops);
+  await new Promise((r) => setTimeout(r, BEFORE_MS));
+  await before?.();
+  const component = stack.component(fault);
+  log(`  kill -9 ${fault} (pid ${component.pid()})`);
+  await component.kill();
+  const killedAt = Date.now();
+  await new Promise((r) => setTimeout(r, DOWN_MS));
+  const restartAt = Date.now();
+  await component.start();
+  const backAt = Date.now();
+  // The API must answer a keyed call (database read) within 10 s of the component being back.
+  await waitFor('the API to answer', probe, 60_000, 100);
+  const recoveryMs = Date.now() - backAt;
+  log(`  ${fault} back after ${((backAt - killedAt) / 1000).toFixed(1)} s down; API answering ${recoveryMs} ms later`);
+  await new Promise((r) => setTimeout(r, AFTER_MS));
+  stopping = true;
+  const outcomes = await loopsDone;
+  const settleStart = Date.now();
+  await waitForSearchesSettled(db, scope.workspaceId, SETTLE_MS).catch((err: Error) => log(`  ${err.message}`));
+  await waitForWebhooksDelivered(db, scope, SETTLE_MS).catch((err: Error) => log(`  ${err.message}`));
+  const settleMs = Date.now() - settleStart;
+  const invariants = await checkInvariants(db, scope);
+  invariants.push({
+    name: 'API answered within 10 s of the component coming back',
+    held: recoveryMs <= 10_000,
+    detail: `${recoveryMs} ms`,
+  });
+  const loopFailures = outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason?.message));
+  invariants.push({
+    name: 'every client flow finished (retries succeeded)',
+    held: loopFailures.length === 0,
+    detail: loopFailures.length ? loopFailures.slice(0, 2).join('; ') : `${clients.length} clients`,
+  });
+  const sum = (f: (c: PhaseCounters) => number) => clients.reduce((n, c) => n + f(c.counters), 0);
+  const samples = new Map<string, number>();
+  for (const c of clients) for (const [k, v] of c.counters.samples) samples.set(k, (samples.get(k) ?? 0) + v);
+  return {
+    fault,
+    sent: sum((c) => c.sent),
+    errors: sum((c) => c.errors),
+    samples: [...samples.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([k, v]) => `${v}× ${k}`)
+      .join('; '),
+    downMs: restartAt - killedAt,
+    restartMs: backAt - restartAt,
+    recoveryMs,
+    settleMs,
+    invariants,
+  };
+}
+
+function printTable(rows: Row[]): void {
+  const header = ['fault (kill -9)', 'requests', 'client errors', 'down', 'restart', 'API recovery', 'settle', 'invariants'];
+  const lines = rows.map((r) => [
+    r.fault,
+    String(r.sent),
+    String(r.errors),
+    `${(r.downMs / 1000).toFixed(1)} s`,
+    `${(r.restartMs / 1000).toFixed(1)} s`,
+    `${(r.recoveryMs / 1000).toFixed(1)} s`,
+    `${(r.settleMs / 1000).toFixed(1)} s`,
+    r.invariants.every((i) => i.held)
+      ? `all ${r.invariants.length} held`
+      : `VIOLATED: ${r.invariants
+          .filter((i) => !i.held)
+          .map((i) => i.name)
+          .join(', ')}`,
+  ]);
+  log(`\n| ${header.join(' | ')} |\n| ${header.map(() => '---').join(' | ')} |`);
+  for (const l of lines) log(`| ${l.join(' | ')} |`);
+  for (const r of rows) {
+    log(`\n${r.fault}: ${r.samples ? `client errors: ${r.samples}` : 'no client errors'}`);
+    for (const i of r.invariants) log(`  ${i.held ? 'held    ' : 'VIOLATED'} ${i.name}: ${i.detail}`);
+  }
+}
+
+async function main(): Promise<number> {
+  const settings = loadStackSettings();
+  const serverDir = settings.passthrough.TEMPORAL_SERVER_DIR;
+  if (!serverDir) throw new Error('TEMPORAL_SERVER_DIR is unset: run this through `npm run chaos`');
+  const deadline = setTimeout(() => {
+    log(`chaos run exceeded ${DEADLINE_S} s; aborting`);
+    process.exit(2);
+  }, DEADLINE_S * 1000);
+  deadline.unref();
+  const started = Date.now();
+  const dataDir = path.join(ROOT, '.data', `chaos-${process.pid}`);
+  const cert = makeTestCert();
+  const receivers: HttpsReceiver[] = await Promise.all([startHttpsReceiver(cert), startHttpsReceiver(cert)]);
+  const stack = await startProdStack({
+    dataDir,
+    persistent: false,
+    temporalServerDir: serverDir,
+    temporalCli: settings.temporalCli,
+    secretsKey: stackSecretsKey(dataDir),
+    env: {
+      // The receivers are local: exempt loopback (tests and fault runs only) and trust their certificate.
+      WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8',
+      NODE_EXTRA_CA_CERTS: cert.certFile,
+      // Short retry steps, so a delivery failed during an outage is retried within the run.
+      WEBHOOK_RETRY_SCHEDULE: '1,2,4,8,15,30',
+      SEARCH_PAGE_DELAY_MS: String(SEARCH_PAGE_DELAY_MS),
+    },
+    log: (m) => log(`[stack] ${m}`),
+  });
+  const db = createDb(stack.databaseUrl, 4);
+  try {
+    await loadCorpus(db, CORPUS);
+    const workspace = await workspaceRepository(db).create({ name: 'Chaos', plan: 'enterprise', credits: 100_000, rate_limit_per_minute: 10_000_000 });
+    const headers = await benchKeyHeaders(db, workspace.id);
+    const base = stack.url;
+    const admin = new Client(base, headers);
+    const endpoints: { id: string; path: string }[] = [];
+    for (const [i, receiver] of [receivers[0], receivers[1], receivers[0]].entries()) {
+      const res = await admin.call('POST', '/v1/webhooks', { body: { url: `${receiver.origin}/endpoint-${i + 1}` } });
+      if (res.status !== 201) throw new Error(`webhook create: ${res.status} ${JSON.stringify(res.body)}`);
+      endpoints.push({ id: res.body.data.id as string, path: `/endpoint-${i + 1}` });
+    }
+    const scope: InvariantScope = {
+      workspaceId: workspace.id,
+      endpoints,
+      receipts: () => receivers.flatMap((r) => r.received.filter((q) => q.json?.id).map((q) => ({ at: q.at, path: q.path, eventId: q.json.id as string }))),
+    };
+    const probe = async () => (await fetch(`${base}/v1/projects?limit=1`, { headers, signal: AbortSignal.timeout(2000) }).catch(() => null))?.status === 200;
+    log(`stack ready in ${((Date.now() - started) / 1000).toFixed(1)} s; ${CLIENTS} clients; faults: ${FAULTS.join(', ')}`);
+
+    const clients = Array.from({ length: CLIENTS }, () => new Client(base, headers));
+    const rows: Row[] = [];
+    for (const [i, fault] of FAULTS.entries()) {
+      log(`\n== fault ${i + 1}/${FAULTS.length}: ${fault} ==`);
+      // Before the second fault one endpoint is disabled: from then on nothing may reach it.
+      const disable =
+        i === 1
+          ? async () => {
+              const res = await admin.retry('PATCH', `/v1/webhooks/${endpoints[2].id}`, { body: { enabled: false } });
+              log(`  disabled endpoint-3 (${res.status})`);
+            }
+          : undefined;
+      rows.push(await runFault(stack, db, clients, scope, fault, probe, disable));
+    }
+    printTable(rows);
+    log(
+      `\nload balancer: ${stack.lb.stats.proxied} proxied, ${stack.lb.stats.retried} retried on another API (refused), ${stack.lb.stats.failed} answered 502`,
+    );
+    log(`total ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    return rows.every((r) => r.invariants.every((i) => i.held)) ? 0 : 1;
+  } finally {
+    await db.destroy();
+    await stack.stop();
+    await Promise.all(receivers.map((r) => r.close()));
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`chaos failed: ${err?.stack ?? err}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,176 @@
+import type { Db } from '../db/knex';
+import { waitFor } from './processes';
+
+/**
+ * The promises the fault runs check after every fault (bench/chaos.ts, test/integration/prod-stack.test.ts),
+ * read straight from the database: nothing charged twice, nothing lost, every event delivered at
+ * least once, nothing delivered to an endpoint after it was disabled.
+ */
+
+export interface InvariantResult {
+  name: string;
+  held: boolean;
+  detail: string;
+}
+
+/** A request a local webhook receiver got. */
+export interface Receipt {
+  at: number;
+  path: string;
+  eventId: string;
+}
+
+export interface WebhookEndpointUnderTest {
+  id: string;
+  /** The receiver path its URL points at. */
+  path: string;
+}
+
+export interface InvariantScope {
+  workspaceId: string;
+  endpoints: WebhookEndpointUnderTest[];
+  receipts: () => Receipt[];
+}
+
+const CHARGED_KINDS = ['launch', 'expansion'];
+
+/** Waits (up to `timeoutMs`) until no search pass of the workspace is queued or running. */
+export async function waitForSearchesSettled(db: Db, workspaceId: string, timeoutMs: number): Promise<void> {
+  await waitFor('every search to end complete or failed', async () => (await openPasses(db, workspaceId)) === 0, timeoutMs, 500);
+}
+
+async function openPasses(db: Db, workspaceId: string): Promise<number> {
+  const [{ n }] = await db('search_passes as p')
+    .join('searches as s', 's.id', 'p.search_id')
+    .where('s.workspace_id', workspaceId)
+    .whereIn('p.status', ['queued', 'running'])
+    .count({ n: '*' });
+  return Number(n);
+}
+
+/** Outbox events of the workspace each enabled endpoint has not received yet (by event id). */
+async function undelivered(db: Db, scope: InvariantScope): Promise<{ endpoint: string; missing: string[] }[]> {
+  const endpoints: { id: string; enabled: boolean; created_at: Date }[] = await db('webhook_endpoints')
+    .whereIn(
+      'id',
+      scope.endpoints.map((e) => e.id),
+    )
+    .select('id', 'enabled', 'created_at');
+  const out: { endpoint: string; missing: string[] }[] = [];
+  const receipts = scope.receipts();
+  for (const endpoint of endpoints.filter((e) => e.enabled)) {
+    const at = scope.endpoints.find((e) => e.id === endpoint.id)!.path;
+    const got = new Set(receipts.filter((r) => r.path === at).map((r) => r.eventId));
+    const events: { id: string }[] = await db('outbox_events')
+      .where('workspace_id', scope.workspaceId)
+      .where('created_at', '>=', endpoint.created_at)
+      .select('id');
+    out.push({ endpoint: endpoint.id, missing: events.map((e) => e.id).filter((id) => !got.has(id)) });
+  }
+  return out;
+}
+
+/** Waits (up to `timeoutMs`) until every enabled endpoint has received every event of the workspace. */
+export async function waitForWebhooksDelivered(db: Db, scope: InvariantScope, timeoutMs: number): Promise<void> {
+  await waitFor('every event at every enabled endpoint', async () => (await undelivered(db, scope)).every((e) => e.missing.length === 0), timeoutMs, 500);
+}
+
+export async function checkInvariants(db: Db, scope: InvariantScope): Promise<InvariantResult[]> {
+  const results: InvariantResult[] = [];
+  const ws = scope.workspaceId;
+
+  const open = await openPasses(db, ws);
+  const searchStates: { status: string; n: string }[] = await db('searches').where('workspace_id', ws).groupBy('status').select('status').count({ n: '*' });
+  results.push({
+    name: 'every search complete or failed',
+    held: open === 0 && searchStates.every((s) => s.status === 'complete' || s.status === 'failed'),
+    detail: `${searchStates.map((s) => `${s.n} ${s.status}`).join(', ') || 'no searches'}; ${open} passes open`,
+  });
+
+  // Each charged pass has its reserve row; a failed one exactly one refund, a complete one none.
+  const passes: { search_id: string; pass: number; kind: string; status: string; reserves: string; refunds: string }[] = await db('search_passes as p')
+    .join('searches as s', 's.id', 'p.search_id')
+    .where('s.workspace_id', ws)
+    .whereIn('p.kind', CHARGED_KINDS)
+    .select('p.search_id', 'p.pass', 'p.kind', 'p.status')
+    .select(
+      db('credit_ledger').count('*').whereRaw("unique_key = 'search:' || p.search_id || ':pass:' || p.pass || ':reserve'").as('reserves'),
+      db('credit_ledger').count('*').whereRaw("unique_key = 'search:' || p.search_id || ':pass:' || p.pass || ':refund'").as('refunds'),
+    );
+  const wrong = passes.filter((p) => Number(p.reserves) !== 1 || Number(p.refunds) !== (p.status === 'failed' ? 1 : 0));
+  const failed = passes.filter((p) => p.status === 'failed').length;
+  results.push({
+    name: 'one charge per pass, credit back for each failed pass',
+    held: wrong.length === 0,
+    detail: wrong.length
+      ? `${wrong.length} passes wrong, e.g. ${JSON.stringify(wrong.slice(0, 3))}`
+      : `${passes.length} charged passes, ${failed} failed and refunded`,
+  });
+
+  // The ledger's search rows sum to minus the complete charged passes, and match the cost events.
+  const [{ ledger }] = await db('credit_ledger').where('workspace_id', ws).whereLike('reason', 'search:%').sum({ ledger: 'delta' });
+  const [{ costs }] = await db('cost_events')
+    .where('workspace_id', ws)
+    .whereIn('action', ['launch_search', 'expand_project', 'search_refund'])
+    .sum({ costs: 'credits' });
+  const complete = passes.filter((p) => p.status === 'complete').length;
+  const ledgerSum = Number(ledger ?? 0);
+  const costSum = Number(costs ?? 0);
+  results.push({
+    name: 'ledger sums match the searches and cost events',
+    held: ledgerSum === -complete && costSum === complete,
+    detail: `ledger ${ledgerSum}, cost events ${costSum}, complete charged passes ${complete}`,
+  });
+
+  const duplicates: { request_id: string; action: string; n: string }[] = await db('cost_events')
+    .where('workspace_id', ws)
+    .whereNotNull('request_id')
+    .groupBy('request_id', 'action')
+    .havingRaw('count(*) > 1')
+    .select('request_id', 'action')
+    .count({ n: '*' });
+  const [{ total }] = await db('cost_events').where('workspace_id', ws).count({ total: '*' });
+  results.push({
+    name: 'no duplicated cost event (request id + action)',
+    held: duplicates.length === 0,
+    detail: duplicates.length ? `${duplicates.length} duplicated, e.g. ${JSON.stringify(duplicates.slice(0, 3))}` : `${total} cost events, all distinct`,
+  });
+
+  const missing = await undelivered(db, scope);
+  const [{ events }] = await db('outbox_events').where('workspace_id', ws).count({ events: '*' });
+  results.push({
+    name: 'every event at every enabled endpoint',
+    held: missing.every((e) => e.missing.length === 0),
+    detail: `${events} events × ${missing.length} enabled endpoints; missing ${missing.reduce((n, e) => n + e.missing.length, 0)}`,
+  });
+
+  // Nothing reaches an endpoint after it was disabled (the attempt reads `enabled` in the same call that posts).
+  const disabled: { id: string; disabled_at: Date }[] = await db('webhook_endpoints')
+    .whereIn(
+      'id',
+      scope.endpoints.map((e) => e.id),
+    )
+    .where('enabled', false)
+    .select('id', 'disabled_at');
+  const late = disabled.flatMap((d) => {
+    const at = scope.endpoints.find((e) => e.id === d.id)!.path;
+    return scope.receipts().filter((r) => r.path === at && r.at > d.disabled_at.getTime());
+  });
+  const lateAttempts: { n: string }[] = await db('webhook_delivery_attempts as a')
+    .join('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+    .join('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+    .whereIn(
+      'w.id',
+      disabled.map((d) => d.id),
+    )
+    .whereRaw('a.created_at - make_interval(secs => a.duration_ms / 1000.0) > w.disabled_at')
+    .count({ n: '*' });
+  results.push({
+    name: 'no delivery after its endpoint was disabled',
+    held: late.length === 0 && Number(lateAttempts[0].n) === 0,
+    detail: disabled.length
+      ? `${disabled.length} disabled endpoint(s): ${late.length} receipts and ${lateAttempts[0].n} attempts started after disabling`
+      : 'no endpoint disabled yet',
+  });
+  return results;
+}
