@@ -179,7 +179,7 @@ async function runFault(
     held: recoveryMs <= 10_000,
     detail: `${recoveryMs} ms`,
   });
-  const loopFailures = outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason?.message));
+  const loopFailures = outcomes.filter((o) => o.status === 'rejected').map((o) => String(o.reason?.message));
   invariants.push({
     name: 'every client flow finished (retries succeeded)',
     held: loopFailures.length === 0,
