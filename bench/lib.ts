@@ -63,7 +63,15 @@ export async function startBenchStack(opts: { dataDir: string; persistent: boole
   const infra = await startInfrastructure({
     temporalCli: settings.temporalCli,
     namespace: 'default',
-    postgres: { dataDir: path.join(opts.dataDir, 'pg'), port: pgPort, database: 'bench', persistent: opts.persistent, fast: true },
+    postgres: {
+      dataDir: path.join(opts.dataDir, 'pg'),
+      port: pgPort,
+      database: 'bench',
+      persistent: opts.persistent,
+      fast: true,
+      // Per-statement timings for the benchmarks' "where the time goes" (statementTimes below).
+      settings: { shared_preload_libraries: 'pg_stat_statements' },
+    },
     temporal: { port: tPort, uiPort: null, httpPort, metricsPort, dbFile: null },
     quiet: true,
     log,
@@ -268,4 +276,26 @@ export async function startBareKoa(group: ProcessGroup, bodies: Record<string, s
   const url = `http://127.0.0.1:${port}`;
   await waitFor('bare koa', async () => (await fetch(url).catch(() => null)) !== null, 30_000, 100);
   return { url, pid: child.pid! };
+}
+
+/**
+ * Postgres's own per-statement timings (pg_stat_statements) since `reset()`: `top(n)` lists the
+ * statements that took the most time, with calls and mean time, for "where the time goes".
+ */
+export async function statementTimes(db: Db) {
+  await db.raw('create extension if not exists pg_stat_statements');
+  return {
+    reset: async () => void (await db.raw('select pg_stat_statements_reset()')),
+    async top(n: number): Promise<string[]> {
+      const { rows } = await db.raw(
+        `select calls, total_exec_time, mean_exec_time, regexp_replace(query, '\\s+', ' ', 'g') as query
+           from pg_stat_statements where query not like '%pg_stat_statements%' order by total_exec_time desc limit ?`,
+        [n],
+      );
+      return (rows as { calls: number; total_exec_time: number; mean_exec_time: number; query: string }[]).map(
+        (r) =>
+          `${r.total_exec_time.toFixed(0).padStart(7)} ms total, ${String(r.calls).padStart(7)} calls, ${r.mean_exec_time.toFixed(3)} ms mean: ${r.query.slice(0, 110)}`,
+      );
+    },
+  };
 }
