@@ -2,10 +2,11 @@ import { apiKeyRepository } from '../src/db/api-key.repository';
 import type { Db } from '../src/db/knex';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
 import { loadStackSettings } from '../src/config';
-import { freePort } from '../src/dev/processes';
+import { freePort, waitFor, type ProcessGroup } from '../src/dev/processes';
 import { startInfrastructure } from '../src/dev/stack';
 
 /** What the benchmarks share: output, percentiles, memory readings and production processes. */
@@ -49,7 +50,9 @@ export function productionArgs(entry: 'api/server' | 'activities/worker'): strin
     execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
     built = true;
   }
-  return [path.join(ROOT, 'dist', `${entry}.js`)];
+  // BENCH_CPU_PROF=<dir>: each API process writes a V8 CPU profile there when it exits (`node --cpu-prof`).
+  const profile = entry === 'api/server' && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
+  return [...profile, path.join(ROOT, 'dist', `${entry}.js`)];
 }
 
 /** Postgres and a Temporal dev server on free private ports for one benchmark, plus a free API port. */
@@ -60,7 +63,15 @@ export async function startBenchStack(opts: { dataDir: string; persistent: boole
   const infra = await startInfrastructure({
     temporalCli: settings.temporalCli,
     namespace: 'default',
-    postgres: { dataDir: path.join(opts.dataDir, 'pg'), port: pgPort, database: 'bench', persistent: opts.persistent, fast: true },
+    postgres: {
+      dataDir: path.join(opts.dataDir, 'pg'),
+      port: pgPort,
+      database: 'bench',
+      persistent: opts.persistent,
+      fast: true,
+      // Per-statement timings for the benchmarks' "where the time goes" (statementTimes below).
+      settings: { shared_preload_libraries: 'pg_stat_statements' },
+    },
     temporal: { port: tPort, uiPort: null, httpPort, metricsPort, dbFile: null },
     quiet: true,
     log,
@@ -168,4 +179,123 @@ export async function load(url: string, headers: Record<string, string>, clients
   agent.destroy();
   latencies.sort((a, b) => a - b);
   return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, requests: latencies.length };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Anchors: absolute figures swing two to three times between runs on a shared machine, so each
+// figure is printed beside an anchor measured in the same run (the same work done the plainest
+// way: a bare server, COPY, a loop without Temporal) and judged by the ratio.
+// ---------------------------------------------------------------------------------------------
+
+/** A figure and its anchor from the same run. */
+export interface AnchoredFigure {
+  /** What was measured, e.g. `people reads, profile=false`. */
+  name: string;
+  value: number;
+  /** e.g. `req/s`, `rows/s`, `s`. */
+  unit: string;
+  anchor: { name: string; value: number };
+  /** `higher` (throughputs): ratio = value / anchor. `lower` (durations): ratio = anchor / value. */
+  better: 'higher' | 'lower';
+  /** The least ratio that meets the goal; none: the ratio is reported only. */
+  goal?: number;
+  /** What limits the figure: printed when the goal is not met. */
+  limits?: string;
+}
+
+const num = (v: number) => v.toLocaleString('en', { maximumFractionDigits: v >= 100 ? 0 : v >= 10 ? 1 : 2 });
+
+/** `0.42× (goal ≥ 0.5×: NOT met — limited by …)`. */
+export function formatAnchored(f: AnchoredFigure): { line: string; ratio: number; met: boolean | null } {
+  const ratio = f.better === 'higher' ? f.value / f.anchor.value : f.anchor.value / f.value;
+  const met = f.goal === undefined ? null : ratio >= f.goal;
+  const verdict = met === null ? '' : met ? ` (goal ≥ ${f.goal}×: met)` : ` (goal ≥ ${f.goal}×: NOT met${f.limits ? `; limited by ${f.limits}` : ''})`;
+  const line = `${f.name}: ${num(f.value)} ${f.unit} vs ${f.anchor.name} ${num(f.anchor.value)} ${f.unit} → ratio ${ratio.toFixed(2)}×${verdict}`;
+  return { line, ratio, met };
+}
+
+/**
+ * Collects a benchmark's anchored figures and absolute targets, printing each as it comes and all
+ * of them again at the end, so the summary of a long run is in one place:
+ *   const report = anchorReport('searches');
+ *   report.figure({ name, value, unit, anchor: { name, value }, better: 'higher', goal: 0.5 });
+ *   report.target('p99 with profiles', `${p99} ms`, p99 < 100, 'what limits it');
+ *   report.print();
+ */
+export function anchorReport(title: string) {
+  const summary: string[] = [];
+  return {
+    figure(f: AnchoredFigure): number {
+      const { line, ratio } = formatAnchored(f);
+      log(`  ${line}`);
+      summary.push(line);
+      return ratio;
+    },
+    target(name: string, measured: string, met: boolean, limits?: string): void {
+      const line = `${name}: ${measured} → ${met ? 'met' : `NOT met${limits ? `; limited by ${limits}` : ''}`}`;
+      log(`  ${line}`);
+      summary.push(line);
+    },
+    note(line: string): void {
+      summary.push(line);
+    },
+    print(): void {
+      log(`\n== ${title}: each figure beside its anchor from this run (load average ${loadAverage()}) ==`);
+      for (const line of summary) log(`  - ${line}`);
+    },
+  };
+}
+
+/** The 1-minute load average: how busy the shared machine was (the anchors absorb most of it). */
+export const loadAverage = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+
+/** Median of a list. */
+export const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
+
+/**
+ * The anchor of an HTTP read: a bare Koa server (no middleware, no database) in its own process,
+ * answering each path with fixed bytes held in memory, as JSON. `bodies` maps path+query to body.
+ */
+export async function startBareKoa(group: ProcessGroup, bodies: Record<string, string>): Promise<{ url: string; pid: number }> {
+  const port = await freePort();
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bare-koa-')), 'bodies.json');
+  fs.writeFileSync(file, JSON.stringify(bodies));
+  const code = `
+    const Koa = require('koa');
+    const bodies = new Map(Object.entries(JSON.parse(require('node:fs').readFileSync(${JSON.stringify(file)}, 'utf8'))));
+    const app = new Koa();
+    app.use((ctx) => { const body = bodies.get(ctx.url); if (body === undefined) { ctx.status = 404; return; } ctx.type = 'application/json; charset=utf-8'; ctx.body = body; });
+    const server = require('node:http').createServer(app.callback());
+    server.keepAliveTimeout = 5000;
+    server.listen(${port}, '127.0.0.1');`;
+  const child = group.spawn('bare-koa', process.execPath, ['-e', code], { cwd: ROOT, quiet: true });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor('bare koa', async () => (await fetch(url).catch(() => null)) !== null, 30_000, 100);
+  return { url, pid: child.pid! };
+}
+
+/**
+ * Postgres's own per-statement timings (pg_stat_statements) since `reset()`: `top(n)` lists the
+ * statements that took the most time, with calls and mean time, for "where the time goes".
+ */
+export async function statementTimes(db: Db) {
+  await db.raw('create extension if not exists pg_stat_statements');
+  return {
+    reset: async () => void (await db.raw('select pg_stat_statements_reset()')),
+    async top(n: number): Promise<string[]> {
+      const { rows } = await db.raw(
+        `select calls, total_exec_time, mean_exec_time, regexp_replace(query, '\\s+', ' ', 'g') as query
+           from pg_stat_statements where query not like '%pg_stat_statements%' order by total_exec_time desc limit ?`,
+        [n],
+      );
+      return (rows as { calls: number; total_exec_time: number; mean_exec_time: number; query: string }[]).map(
+        (r) =>
+          `${r.total_exec_time.toFixed(0).padStart(7)} ms total, ${String(r.calls).padStart(7)} calls, ${r.mean_exec_time.toFixed(3)} ms mean: ${r.query.slice(0, 110)}`,
+      );
+    },
+  };
 }

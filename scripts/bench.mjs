@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm run bench -- <name>`: runs bench/<name>.bench.ts on its own private stack and prints figures.
+// `npm run bench -- <name>`: runs bench/<name>.bench.ts on its own private stack and prints figures;
+// `npm run bench` alone runs every benchmark, one after the other.
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureDependencies, ensureTemporalCli, ROOT, runTypeScript } from './lib/bootstrap.mjs';
@@ -9,14 +10,20 @@ const available = fs
   .readdirSync(path.join(ROOT, 'bench'))
   .filter((f) => f.endsWith('.bench.ts'))
   .map((f) => f.replace('.bench.ts', ''));
-if (!name || !available.includes(name)) {
-  process.stderr.write(`usage: npm run bench -- <${available.join('|')}>\n`);
+if (name && !available.includes(name)) {
+  process.stderr.write(`usage: npm run bench [-- <${available.join('|')}>]\n`);
   process.exit(2);
 }
 try {
   ensureDependencies();
   const temporalCli = await ensureTemporalCli();
-  process.exit(await runTypeScript(`bench/${name}.bench.ts`, process.argv.slice(3), { TEMPORAL_CLI: temporalCli }));
+  let code = 0;
+  for (const one of name ? [name] : available) {
+    if (!name) process.stdout.write(`\n######## npm run bench -- ${one} ########\n`);
+    const exit = await runTypeScript(`bench/${one}.bench.ts`, process.argv.slice(3), { TEMPORAL_CLI: temporalCli });
+    code ||= exit;
+  }
+  process.exit(code);
 } catch (err) {
   process.stderr.write(`[bootstrap] ${err.message}\n`);
   process.exit(1);

@@ -7,6 +7,7 @@ import { hasScope } from '../../src/domain/scopes';
 import type { ApiContext, ApiDeps, ApiState } from '../context';
 import type { RouteDef } from '../route-def';
 import { applyRateLimit, enforceRateLimit, ipBucket } from './rate-limit';
+import { addLogBindings } from './request-id';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -42,7 +43,7 @@ export function authenticate(route: RouteDef, { db, logger, config }: ApiDeps): 
       throw new AppError('insufficient_scope', 403, `This operation needs the ${route.auth} scope`, { required_scope: route.auth });
     }
     ctx.state.auth = found;
-    ctx.state.log = ctx.state.log.child({ workspace_id: workspace.id, key_id: key.id });
+    addLogBindings(ctx.state, { workspace_id: workspace.id, key_id: key.id });
     // last_used_at is for humans: refresh it at most once a minute, skipping the write otherwise.
     if (!key.last_used_at || Date.now() - key.last_used_at.getTime() > 60_000) {
       void keys.touchLastUsed(key.id).catch((err) => logger.warn({ err }, 'could not record key use'));

@@ -8,20 +8,51 @@ const ACCEPTABLE_REQUEST_ID = /^[\x20-\x7e]{1,128}$/;
 
 export const newRequestId = () => `req_${randomBytes(12).toString('hex')}`;
 
+/** The fields every log line of a request carries, and its child logger once one was needed. */
+interface RequestLog {
+  bindings: Record<string, string>;
+  child?: Logger;
+}
+const requestLogs = new WeakMap<object, RequestLog>();
+
+/**
+ * Adds fields (workspace_id, key_id) to every later log line of the request. Cheap: a pino child
+ * costs tens of µs, so `ctx.state.log` is made only when something logs through it.
+ */
+export function addLogBindings(state: ApiState, fields: Record<string, string>): void {
+  const entry = requestLogs.get(state);
+  if (!entry) return;
+  if (entry.child) entry.child = entry.child.child(fields);
+  else Object.assign(entry.bindings, fields);
+}
+
 /** First middleware: assigns the request id, a request-scoped logger, and logs each response. */
 export function requestId(logger: Logger): Middleware<ApiState> {
   return async (ctx, next) => {
     const sent = ctx.get('X-Request-Id').trim();
     const id = ACCEPTABLE_REQUEST_ID.test(sent) ? sent : newRequestId();
     ctx.state.requestId = id;
-    ctx.state.log = logger.child({ request_id: id });
+    const entry: RequestLog = { bindings: { request_id: id } };
+    requestLogs.set(ctx.state, entry);
+    Object.defineProperty(ctx.state, 'log', {
+      configurable: true,
+      enumerable: true,
+      get: () => (entry.child ??= logger.child(entry.bindings)),
+      set: (value: Logger) => {
+        entry.child = value;
+      },
+    });
     ctx.set('X-Request-Id', id);
     const started = process.hrtime.bigint();
     try {
       await next();
     } finally {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      ctx.state.log.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+      if (logger.isLevelEnabled('info')) {
+        const line = { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10 };
+        // Without a child yet, the bindings go in the line itself: the same fields, no child made.
+        if (entry.child) entry.child.info(line, 'request');
+        else logger.info({ ...entry.bindings, ...line }, 'request');
+      }
     }
   };
 }

@@ -26,6 +26,8 @@ export interface EmbeddedPostgresOptions {
   persistent: boolean;
   /** Trade durability for speed (throw-away test databases). */
   fast?: boolean;
+  /** Extra server settings (`-c name=value`), e.g. shared_preload_libraries for a benchmark. */
+  settings?: Record<string, string>;
   log?: (line: string) => void;
 }
 
@@ -149,6 +151,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     '-c',
     `unix_socket_directories=${os.tmpdir()}`,
     ...(opts.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+    ...Object.entries(opts.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
   ];
   const child = spawn(path.join(bin, 'postgres'), flags, { ...owner, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -11,7 +11,7 @@ export interface InfrastructureOptions {
   temporalAddress?: string;
   temporalCli: string;
   namespace: string;
-  postgres: { dataDir: string; port: number; database: string; persistent: boolean; fast?: boolean };
+  postgres: { dataDir: string; port: number; database: string; persistent: boolean; fast?: boolean; settings?: Record<string, string> };
   temporal: { port: number; uiPort: number | null; httpPort: number; metricsPort: number; dbFile: string | null };
   quiet?: boolean;
   log: (msg: string) => void;
