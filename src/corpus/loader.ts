@@ -1,7 +1,9 @@
+import { companiesRepository } from '../db/companies.repository';
 import type { Db } from '../db/knex';
 import { peopleRepository, type PersonRow } from '../db/people.repository';
 import type { PersonProfile } from '../domain/profile';
 import { findMetro } from '../reference/taxonomy';
+import { COMPANY_COUNT, companyRecord } from './company-directory';
 import { createPersonGenerator } from './generator';
 
 export const DEFAULT_CORPUS_SIZE = 100_000;
@@ -56,7 +58,21 @@ export async function loadCorpus(db: Db, opts: { size: number; seed: number; onP
     opts.onProgress?.({ loaded, total: opts.size, perSecond: Math.round(loaded / Math.max(0.001, (Date.now() - started) / 1000)) });
   }
   await peopleRepository(db).analyze();
+  await loadCompanies(db);
   return { inserted };
+}
+
+/** The built-in company directory (every company the people work at); idempotent. */
+export async function loadCompanies(db: Db): Promise<number> {
+  const companies = companiesRepository(db);
+  let inserted = 0;
+  for (let from = 0; from < COMPANY_COUNT; from += BATCH) {
+    const rows = [];
+    for (let i = from; i < Math.min(COMPANY_COUNT, from + BATCH); i++) rows.push(companyRecord(i));
+    inserted += await companies.insertMissing(rows);
+  }
+  if (inserted) await companies.analyze();
+  return inserted;
 }
 
 export async function corpusSize(db: Db): Promise<number> {
