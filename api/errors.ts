@@ -53,6 +53,8 @@ export const PATH_RESOURCES: Record<string, { code: ErrorCode; what: string }> =
   searchId: { code: 'search_not_found', what: 'Search' },
   webhookId: { code: 'webhook_not_found', what: 'Webhook' },
   deliveryId: { code: 'delivery_not_found', what: 'Delivery' },
+  profileId: { code: 'profile_not_found', what: 'Profile' },
+  companyId: { code: 'company_not_found', what: 'Company' },
 };
 
 /**
