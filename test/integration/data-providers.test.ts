@@ -116,6 +116,31 @@ describe('downstream limiter', () => {
   });
 });
 
+describe('QPS pacing', () => {
+  it('books start times 1/QPS apart and refuses with network_busy when the next start is beyond the wait', async () => {
+    // A base URL of its own: a pacing schedule no other test shares.
+    const c = config({
+      PEOPLEDATALABS_BASE_URL: `${pdl.url}/qps-${Date.now()}`,
+      BRAVE_BASE_URL: `${pdl.url}/brave-${Date.now()}`,
+      BRAVE_QPS: '4',
+      PROVIDER_SLOT_WAIT_MS: '300',
+    });
+    const limiter = downstreamLimiter(db, c);
+    const started: number[] = [];
+    const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => limiter.paced('brave', async () => started.push(Date.now()))));
+    const refused = outcomes.filter((o) => o.status === 'rejected').map((o) => o.reason as ProviderError);
+    // At 4 per second with 300 ms of patience: starts at 0, 250 ms (and at most one more on a slow
+    // machine), the rest refused.
+    expect(started.length).toBeGreaterThanOrEqual(2);
+    expect(started.length).toBeLessThanOrEqual(3);
+    expect(refused.length).toBe(6 - started.length);
+    expect(refused[0]).toMatchObject({ code: 'network_busy', status: 429, provider: 'brave' });
+    expect(Number(refused[0].headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+    started.sort((a, b) => a - b);
+    expect(started[1] - started[0]).toBeGreaterThanOrEqual(200);
+  });
+});
+
 describe('resolution', () => {
   it('workspace credential, else server key, else built-in', async () => {
     const { workspace } = await workspaceWithKey(db);
