@@ -7,6 +7,8 @@ import { peopleDataLabsProvider } from '../../src/providers/peopledatalabs';
 import { ProviderError } from '../../src/providers/provider-errors';
 import { createProviders, resolveSource } from '../../src/providers/resolution';
 import { PDL_GOOD_KEY, startPdlFake, type PdlFake } from '../fakes/pdl-fake';
+import { HUNTER_GOOD_KEY, startHunterFake } from '../fakes/hunter-fake';
+import { hunterProvider } from '../../src/providers/hunter';
 import { workspaceWithKey } from '../support/fixtures';
 import { testConfig } from '../support/stack';
 
@@ -91,6 +93,32 @@ describe('People Data Labs adapter', () => {
     expect(Date.now() - started).toBeLessThan(5000);
     pdl.mode = 'ok';
     expect(await failure(adapter({}, 'wrong-key-000').enrichPerson('pdl-ada-0001'))).toMatchObject({ code: 'provider_unavailable', status: 424 });
+  });
+});
+
+describe('Hunter adapter', () => {
+  it('finds an email with the email finder, answers null when Hunter has none, and maps a refused key', async () => {
+    const hunter = await startHunterFake();
+    try {
+      const adapter = (apiKey: string) => hunterProvider({ baseUrl: hunter.url, apiKey, timeoutMs: 1000 });
+      expect(await adapter(HUNTER_GOOD_KEY).findEmail({ first_name: 'Ada', last_name: 'Quinn', domain: 'acmerobotics.com' })).toEqual({
+        email: 'ada.quinn@acmerobotics.com',
+        score: 94,
+        position: 'Senior Backend Engineer',
+      });
+      expect(hunter.requests[0].query.get('api_key')).toBe(HUNTER_GOOD_KEY);
+      expect(await adapter(HUNTER_GOOD_KEY).findEmail({ first_name: 'No', last_name: 'Body', company: 'Acme' })).toBeNull();
+      expect(hunter.requests[1].query.get('company')).toBe('Acme');
+      expect(await failure(adapter('wrong-hunter-key').findEmail({ first_name: 'Ada', last_name: 'Quinn', domain: 'x.com' }))).toMatchObject({
+        code: 'provider_unavailable',
+      });
+      hunter.mode = 'error';
+      expect(await failure(adapter(HUNTER_GOOD_KEY).findEmail({ first_name: 'Ada', last_name: 'Quinn', domain: 'x.com' }))).toMatchObject({
+        code: 'provider_error',
+      });
+    } finally {
+      await hunter.close();
+    }
   });
 });
 
