@@ -116,6 +116,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Webhooks: 'Signed event deliveries to your endpoints',
   Billing: 'Credits: balance, ledger and top-ups',
   Usage: 'Requests, credits and cost events',
+  Data: 'People, company and web data from the configured providers (or the built-in sources)',
 };
 
 /** OpenAPI 3.1, generated from the same route table (and its zod schemas) that registers the routes. */

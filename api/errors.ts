@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   candidate_not_found: 404,
   webhook_not_found: 404,
   delivery_not_found: 404,
+  profile_not_found: 404,
+  company_not_found: 404,
   idempotency_key_reused: 409,
   search_running: 409,
   search_not_finished: 409,
@@ -32,7 +34,10 @@ export const ERROR_STATUS = {
   webhook_disabled: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  provider_unavailable: 424,
+  search_unavailable: 424,
   rate_limited: 429,
+  network_busy: 429,
   concurrent_search_limit: 429,
   daily_search_limit: 429,
   internal_error: 500,
@@ -48,6 +53,8 @@ export const PATH_RESOURCES: Record<string, { code: ErrorCode; what: string }> =
   searchId: { code: 'search_not_found', what: 'Search' },
   webhookId: { code: 'webhook_not_found', what: 'Webhook' },
   deliveryId: { code: 'delivery_not_found', what: 'Delivery' },
+  profileId: { code: 'profile_not_found', what: 'Profile' },
+  companyId: { code: 'company_not_found', what: 'Company' },
 };
 
 /**

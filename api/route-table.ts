@@ -1,6 +1,7 @@
 import type { RouteDef } from './route-def';
 import { billingRoutes } from './routes/billing.routes';
 import { catalogRoutes } from './routes/catalog.routes';
+import { dataRoutes } from './routes/data.routes';
 import { healthRoutes } from './routes/health.routes';
 import { projectRoutes } from './routes/projects.routes';
 import { referenceRoutes } from './routes/reference.routes';
@@ -22,4 +23,5 @@ export const routeTable: readonly RouteDef[] = [
   ...webhookRoutes,
   ...billingRoutes,
   ...usageRoutes,
+  ...dataRoutes,
 ];

@@ -54,6 +54,11 @@ const envSchema = z
     OPENAI_API_KEY: z.string().optional(),
     HUNTER_API_KEY: z.string().optional(),
     OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+    // Downstream limits shared by every process (DESIGN.md §9); tests shorten the timeout.
+    PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+    PROVIDER_SLOT_WAIT_MS: z.coerce.number().int().min(0).default(2_000),
+    BRAVE_QPS: z.coerce.number().positive().max(1000).default(1),
+    PEOPLEDATALABS_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(5),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     WEBHOOK_RETRY_SCHEDULE: secondsList.prefault(DEFAULT_RETRY_SCHEDULE),
     WEBHOOK_ALLOWED_PRIVATE_CIDRS: cidrList.prefault(''),
@@ -109,6 +114,8 @@ export interface Config {
   /** Third-party providers (DESIGN.md §9): base URL and the server-wide fallback key. */
   providers: Record<ProviderId, { baseUrl: string; apiKey: string | null }>;
   openaiModel: string;
+  /** Upstream timeout, how long a call waits for a downstream slot, and the shared limits (DESIGN.md §9). */
+  providerLimits: { timeoutMs: number; slotWaitMs: number; braveQps: number; peopleDataLabsConcurrency: number };
   logLevel: Env['LOG_LEVEL'];
   webhookRetryScheduleSeconds: number[];
   webhookAllowedPrivateCidrs: string[];
@@ -179,6 +186,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       hunter: { baseUrl: trimSlash(e.HUNTER_BASE_URL), apiKey: e.HUNTER_API_KEY || null },
     },
     openaiModel: e.OPENAI_MODEL,
+    providerLimits: {
+      timeoutMs: e.PROVIDER_TIMEOUT_MS,
+      slotWaitMs: e.PROVIDER_SLOT_WAIT_MS,
+      braveQps: e.BRAVE_QPS,
+      peopleDataLabsConcurrency: e.PEOPLEDATALABS_CONCURRENCY,
+    },
     logLevel: e.LOG_LEVEL,
     webhookRetryScheduleSeconds: e.WEBHOOK_RETRY_SCHEDULE,
     webhookAllowedPrivateCidrs: e.WEBHOOK_ALLOWED_PRIVATE_CIDRS,

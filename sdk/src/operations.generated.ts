@@ -228,6 +228,36 @@ export const operations = {
     "path": "/usage/costs",
     "idempotencyKey": false,
     "response": "json"
+  },
+  "search_web": {
+    "method": "POST",
+    "path": "/data/search/web",
+    "idempotencyKey": true,
+    "response": "json"
+  },
+  "search_people": {
+    "method": "POST",
+    "path": "/data/people/search",
+    "idempotencyKey": true,
+    "response": "json"
+  },
+  "get_person": {
+    "method": "GET",
+    "path": "/data/people/{profileId}",
+    "idempotencyKey": true,
+    "response": "json"
+  },
+  "search_companies": {
+    "method": "POST",
+    "path": "/data/companies/search",
+    "idempotencyKey": true,
+    "response": "json"
+  },
+  "get_company": {
+    "method": "GET",
+    "path": "/data/companies/{companyId}",
+    "idempotencyKey": true,
+    "response": "json"
   }
 } as const;
 

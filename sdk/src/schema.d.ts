@@ -684,6 +684,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/data/search/web": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Web search (Brave with a key, else the built-in page index); QPS-limited downstream.
+         * @description Billed 0.005 USD per call (the plan's price), as a cost event with the request id; an idempotent replay and a failed call are not billed. Scope: `data:search:web`.
+         */
+        post: operations["search_web"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/data/people/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * People search (People Data Labs with a key, else the built-in people database).
+         * @description Billed 0.02 USD per call (the plan's price), as a cost event with the request id; an idempotent replay and a failed call are not billed. Scope: `data:people:search`.
+         */
+        post: operations["search_people"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/data/people/{profileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A full profile (enrichment); concurrency-limited downstream. An unknown id is 404 and not billed.
+         * @description Billed 0.05 USD per call (the plan's price), as a cost event with the request id; an idempotent replay and a failed call are not billed. Scope: `data:people:read`.
+         */
+        get: operations["get_person"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/data/companies/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Company search (People Data Labs with a key, else the built-in company directory).
+         * @description Billed 0.01 USD per call (the plan's price), as a cost event with the request id; an idempotent replay and a failed call are not billed. Scope: `data:companies:search`.
+         */
+        post: operations["search_companies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/data/companies/{companyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A company (enrichment); concurrency-limited downstream. An unknown id is 404 and not billed.
+         * @description Billed 0.02 USD per call (the plan's price), as a cost event with the request id; an idempotent replay and a failed call are not billed. Scope: `data:companies:read`.
+         */
+        get: operations["get_company"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "search.queued": {
@@ -1554,6 +1654,117 @@ export interface components {
             provider: string | null;
             /** Format: date-time */
             created_at: string;
+        };
+        WebResults: {
+            results: {
+                title: string;
+                url: string;
+                snippet: string;
+                /** @description ISO timestamp, null when undated */
+                published_at: string | null;
+            }[];
+            source: components["schemas"]["DataSource"];
+        };
+        /**
+         * @description What answered: `builtin` (our own database) or the vendor
+         * @enum {string}
+         */
+        DataSource: "builtin" | "peopledatalabs" | "brave";
+        PeopleResults: {
+            results: components["schemas"]["PersonSummary"][];
+            /** @description Matches at the source */
+            total: number;
+            source: components["schemas"]["DataSource"];
+        };
+        PersonSummary: {
+            /** @description Profile id for GET /data/people/{profileId} */
+            person_id: string;
+            first_name: string;
+            last_name: string;
+            title: string;
+            company: string;
+            location: string;
+            network_url: string;
+            open_profile: boolean;
+            premium: boolean;
+            summary: string;
+        };
+        PersonProfile: {
+            id: string;
+            first_name: string;
+            last_name: string;
+            title: string;
+            seniority: string;
+            /** @description Role family id (built-in) or the vendor’s job role */
+            family: string;
+            company: string;
+            industry: string;
+            metro: string;
+            location: string;
+            network_url: string;
+            open_profile: boolean;
+            premium: boolean;
+            summary: string;
+            about: string;
+            years_experience: number;
+            experience: {
+                title: string;
+                company: string;
+                industry: string;
+                start: string;
+                end: string | null;
+                description: string;
+            }[];
+            education: {
+                school: string;
+                degree: string;
+                field: string;
+                start_year: number;
+                end_year: number;
+            }[];
+            skills: string[];
+            certifications: string[];
+            languages: string[];
+            projects: {
+                name: string;
+                description: string;
+            }[];
+            connections: number;
+            updated_at: string;
+            source: components["schemas"]["DataSource"];
+        };
+        CompanyResults: {
+            results: components["schemas"]["CompanySummary"][];
+            /** @description Matches at the source */
+            total: number;
+            source: components["schemas"]["DataSource"];
+        };
+        CompanySummary: {
+            /** @description Company id for GET /data/companies/{companyId} */
+            company_id: string;
+            name: string;
+            industry: string;
+            website: string | null;
+            location: string | null;
+            /** @description Employee range, e.g. 51-200 */
+            size: string | null;
+            founded: number | null;
+        };
+        CompanyProfile: {
+            /** @description Company id for GET /data/companies/{companyId} */
+            company_id: string;
+            name: string;
+            industry: string;
+            website: string | null;
+            location: string | null;
+            /** @description Employee range, e.g. 51-200 */
+            size: string | null;
+            founded: number | null;
+            employee_count: number | null;
+            summary: string | null;
+            network_url: string | null;
+            tags: string[];
+            source: components["schemas"]["DataSource"];
         };
         Error: {
             error: {
@@ -9817,6 +10028,1645 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "internal_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "service_unavailable",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    search_web: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 8 to 160 printable characters; a replay answers the first response and bills nothing */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "Acme Robotics engineering blog",
+                 *       "count": 5
+                 *     }
+                 */
+                "application/json": {
+                    /** @description What to search the web for */
+                    query: string;
+                    /**
+                     * @description 1 to 20, default 10
+                     * @default 10
+                     */
+                    count?: number;
+                    /** @description The idempotency key, when the Idempotency-Key header cannot be sent */
+                    idempotencyKey?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Results and the source that answered */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebResults"];
+                        meta: {
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description error.code: `invalid_request` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "missing_api_key",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `api_access_disabled`, `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "api_access_disabled",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `idempotency_key_reused` */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `provider_unavailable` */
+            424: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "provider_unavailable",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `rate_limited`, `network_busy` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `provider_error` */
+            502: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "provider_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "service_unavailable",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    search_people: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 8 to 160 printable characters; a replay answers the first response and bills nothing */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "search": "backend engineer",
+                 *       "location": "San Francisco",
+                 *       "skills": [
+                 *         "TypeScript"
+                 *       ],
+                 *       "limit": 10
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Free text over titles and skills (e.g. "backend engineer") */
+                    search: string;
+                    /** @description A metro, city, country or place name */
+                    location?: string;
+                    /** @description A phrase the title must contain */
+                    title?: string;
+                    /** @description Current company name */
+                    company?: string;
+                    /** @description Skills every result has */
+                    skills?: string[];
+                    /**
+                     * @description 1 to 100, default 10
+                     * @default 10
+                     */
+                    limit?: number;
+                    /** @default 0 */
+                    offset?: number;
+                    /** @description The idempotency key, when the Idempotency-Key header cannot be sent */
+                    idempotencyKey?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A page of person summaries, the match count and the source */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PeopleResults"];
+                        meta: {
+                            request_id: string;
+                            /** @description How many items there are in all */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description error.code: `invalid_request` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "missing_api_key",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `api_access_disabled`, `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "api_access_disabled",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `idempotency_key_reused` */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `provider_unavailable` */
+            424: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "provider_unavailable",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `rate_limited`, `network_busy` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `provider_error` */
+            502: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "provider_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "service_unavailable",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_person: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 8 to 160 printable characters; a replay answers the first response and bills nothing */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A profile id from a people search */
+                profileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile and the source */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PersonProfile"];
+                        meta: {
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description error.code: `invalid_request` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "missing_api_key",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `api_access_disabled`, `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "api_access_disabled",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `profile_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "profile_not_found",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `idempotency_key_reused` */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `provider_unavailable` */
+            424: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "provider_unavailable",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `rate_limited`, `network_busy` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `provider_error` */
+            502: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "provider_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "service_unavailable",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    search_companies: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 8 to 160 printable characters; a replay answers the first response and bills nothing */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "search": "robotics",
+                 *       "location": "San Francisco",
+                 *       "limit": 10
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Free text over names, industries and descriptions */
+                    search: string;
+                    /** @description A metro, city, country or place name */
+                    location?: string;
+                    /** @description An industry name */
+                    industry?: string;
+                    /**
+                     * @description 1 to 100, default 10
+                     * @default 10
+                     */
+                    limit?: number;
+                    /** @default 0 */
+                    offset?: number;
+                    /** @description The idempotency key, when the Idempotency-Key header cannot be sent */
+                    idempotencyKey?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A page of companies, the match count and the source */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CompanyResults"];
+                        meta: {
+                            request_id: string;
+                            /** @description How many items there are in all */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description error.code: `invalid_request` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "missing_api_key",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `api_access_disabled`, `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "api_access_disabled",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `idempotency_key_reused` */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `provider_unavailable` */
+            424: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "provider_unavailable",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `rate_limited`, `network_busy` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `provider_error` */
+            502: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "provider_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "service_unavailable",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_company: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 8 to 160 printable characters; a replay answers the first response and bills nothing */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description A company id from a company search */
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The company and the source */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CompanyProfile"];
+                        meta: {
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description error.code: `invalid_request` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "missing_api_key",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `api_access_disabled`, `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "api_access_disabled",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `company_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "company_not_found",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `idempotency_key_reused` */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "idempotency_key_reused",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `provider_unavailable` */
+            424: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "provider_unavailable",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `rate_limited`, `network_busy` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `provider_error` */
+            502: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "provider_error",
                      *         "message": "…",
                      *         "details": null,
                      *         "request_id": "req_0123"

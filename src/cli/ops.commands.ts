@@ -1,5 +1,6 @@
 import { Option } from 'commander';
 import { corpusSize, DEFAULT_CORPUS_SEED, DEFAULT_CORPUS_SIZE, loadCorpus } from '../corpus/loader';
+import { DEFAULT_WEB_PAGES } from '../corpus/web-pages';
 import { projectRepository } from '../db/project.repository';
 import { searchRepository, type SearchRow } from '../db/search.repository';
 import { isoTimestamp, UsageError, uuid, wholeNumber } from './args';
@@ -29,21 +30,26 @@ export const registerOpsCommands: RegisterCommands = (program, host) => {
     .description('load synthetic people (deterministic for a seed; existing people are kept)')
     .option('--size <n>', 'people in the corpus', wholeNumber(1), DEFAULT_CORPUS_SIZE)
     .option('--seed <n>', 'generator seed', wholeNumber(0), DEFAULT_CORPUS_SEED)
+    .option('--pages <n>', `pages of the built-in web search (default: the size, at most ${DEFAULT_WEB_PAGES})`, wholeNumber(0))
     .addOption(new Option('--json', 'print one JSON object'))
     .action(
-      host.action<{ size: number; seed: number; json?: boolean }>(async (ctx, { size, seed, json }) => {
+      host.action<{ size: number; seed: number; pages?: number; json?: boolean }>(async (ctx, { size, seed, pages, json }) => {
         const bar = createProgressWriter();
         const started = Date.now();
-        const { inserted } = await loadCorpus(ctx.db, {
+        const { inserted, pages: pagesAdded } = await loadCorpus(ctx.db, {
           size,
           seed,
+          pages,
           onProgress: (p) => bar.update(progressLine('loading people', p.loaded, p.total, `${p.perSecond}/s`)),
+          onPagesProgress: (p) => bar.update(progressLine('loading web pages', p.loaded, p.total, `${p.perSecond}/s`)),
         });
         const seconds = (Date.now() - started) / 1000;
         bar.done(progressLine('loading people', size, size, `${seconds.toFixed(1)} s`));
         const total = await corpusSize(ctx.db);
         ctx.out(
-          json ? JSON.stringify({ size, seed, inserted, total, seconds }) : `Loaded ${inserted} new people (seed ${seed}); the people database holds ${total}.`,
+          json
+            ? JSON.stringify({ size, seed, inserted, total, pages_added: pagesAdded, seconds })
+            : `Loaded ${inserted} new people (seed ${seed}) and ${pagesAdded} new web pages; the people database holds ${total}.`,
         );
       }),
     );

@@ -1,14 +1,20 @@
+import { companiesRepository } from '../db/companies.repository';
 import type { Db } from '../db/knex';
 import { peopleBulkRepository, peopleCopyLine, profileCopyLine } from '../db/people-bulk.repository';
 import { peopleRepository, type PersonRow } from '../db/people.repository';
 import type { PersonProfile } from '../domain/profile';
 import { findMetro } from '../reference/taxonomy';
+import { COMPANY_COUNT, companyRecord } from './company-directory';
 import { createPersonGenerator, type PersonGenerator } from './generator';
+import { createWebPageGenerator, DEFAULT_WEB_PAGES } from './web-pages';
+import { webPagesRepository } from '../db/web-pages.repository';
 
 export const DEFAULT_CORPUS_SIZE = 100_000;
 export const DEFAULT_CORPUS_SEED = 42;
 /** People generated and copied per step (the progress bar moves by this much). */
 const CHUNK = 10_000;
+/** Rows per insert of companies and web pages. */
+const BATCH = 1_000;
 /** Loads adding at least this many people drop and rebuild the people indexes around the copy. */
 const REBUILD_INDEXES_FROM = 100_000;
 
@@ -49,7 +55,10 @@ export function personRow(p: PersonProfile): PersonRow {
  * is a no-op for rows already there, and a larger size only adds the rest. Generating the next
  * chunk overlaps Postgres ingesting the previous one: the two cores work at the same time.
  */
-export async function loadCorpus(db: Db, opts: { size: number; seed: number; onProgress?: (p: LoadProgress) => void }): Promise<{ inserted: number }> {
+export async function loadCorpus(
+  db: Db,
+  opts: { size: number; seed: number; pages?: number; onProgress?: (p: LoadProgress) => void; onPagesProgress?: (p: LoadProgress) => void },
+): Promise<{ inserted: number; pages: number }> {
   const generator = createPersonGenerator(opts.seed);
   const started = Date.now();
   const before = await peopleRepository(db).count();
@@ -78,7 +87,49 @@ export async function loadCorpus(db: Db, opts: { size: number; seed: number; onP
     await copying;
   });
   await peopleRepository(db).analyze();
-  return { inserted };
+  await loadCompanies(db);
+  const pages = await loadWebPages(db, { size: opts.pages ?? Math.min(DEFAULT_WEB_PAGES, opts.size), seed: opts.seed, onProgress: opts.onPagesProgress });
+  return { inserted, pages };
+}
+
+/** The built-in companies and web pages alone (for databases loaded before they existed). */
+export async function loadBuiltinSources(db: Db, seed: number, pages = DEFAULT_WEB_PAGES): Promise<void> {
+  await loadCompanies(db);
+  await loadWebPages(db, { size: pages, seed });
+}
+
+/**
+ * Pages 0..size-1 of the built-in web (bios of the seed's people, company sites, news); pages
+ * already there are kept, so a larger size only adds the rest.
+ */
+export async function loadWebPages(db: Db, opts: { size: number; seed: number; onProgress?: (p: LoadProgress) => void }): Promise<number> {
+  const pages = webPagesRepository(db);
+  if ((await pages.count()) >= opts.size) return 0;
+  const generator = createWebPageGenerator(opts.seed);
+  const started = Date.now();
+  let inserted = 0;
+  for (let from = 0; from < opts.size; from += BATCH) {
+    const rows = [];
+    for (let i = from; i < Math.min(opts.size, from + BATCH); i++) rows.push(generator.page(i));
+    inserted += await pages.insertMissing(rows);
+    const loaded = Math.min(opts.size, from + BATCH);
+    opts.onProgress?.({ loaded, total: opts.size, perSecond: Math.round(loaded / Math.max(0.001, (Date.now() - started) / 1000)) });
+  }
+  await pages.analyze();
+  return inserted;
+}
+
+/** The built-in company directory (every company the people work at); idempotent. */
+export async function loadCompanies(db: Db): Promise<number> {
+  const companies = companiesRepository(db);
+  let inserted = 0;
+  for (let from = 0; from < COMPANY_COUNT; from += BATCH) {
+    const rows = [];
+    for (let i = from; i < Math.min(COMPANY_COUNT, from + BATCH); i++) rows.push(companyRecord(i));
+    inserted += await companies.insertMissing(rows);
+  }
+  if (inserted) await companies.analyze();
+  return inserted;
 }
 
 /** People from..to-1 as COPY lines, yielding to the event loop now and then so the running COPY keeps streaming. */

@@ -5,7 +5,7 @@ import { devEnvFile, loadStackSettings } from '../config';
 import { freePort, onParentExit, waitFor } from './processes';
 import { seedDemo } from './seed';
 import { seedDemoUser } from './seed-user';
-import { corpusSize, DEFAULT_CORPUS_SEED, DEFAULT_CORPUS_SIZE, loadCorpus } from '../corpus/loader';
+import { corpusSize, DEFAULT_CORPUS_SEED, DEFAULT_CORPUS_SIZE, loadBuiltinSources, loadCorpus } from '../corpus/loader';
 import { createProgressWriter, progressLine } from '../cli/progress';
 import { startInfrastructure } from './stack';
 import { createDb } from '../db/knex';
@@ -56,6 +56,8 @@ async function main(): Promise<void> {
       });
       bar.done(progressLine('[dev] people', DEFAULT_CORPUS_SIZE, DEFAULT_CORPUS_SIZE));
     }
+    // Databases from before the built-in companies and web pages get them (a no-op when present).
+    await loadBuiltinSources(seedDb, DEFAULT_CORPUS_SEED);
     const access = await seedDemo(seedDb, DATA);
     return { ...access, user: await seedDemoUser(seedDb, DATA, access.workspaceId) };
   })().finally(() => seedDb.destroy());

@@ -74,6 +74,9 @@ beforeAll(async () => {
     candidateId: { id: randomUUID(), code: 'candidate_not_found' },
     webhookId: { id: otherWebhook.id, code: 'webhook_not_found' },
     deliveryId: { id: randomUUID(), code: 'delivery_not_found' },
+    // Data ids are not per workspace: an id no source has is the not-found case.
+    profileId: { id: 'p9999999', code: 'profile_not_found' },
+    companyId: { id: 'c99999', code: 'company_not_found' },
   };
 });
 afterAll(() => stack.stop());

@@ -1,0 +1,74 @@
+import { companiesRepository } from '../db/companies.repository';
+import type { Db } from '../db/knex';
+import { peopleDataRepository } from '../db/people-data.repository';
+import { canonicalIndustry, canonicalSkill, COUNTRIES, findMetro } from '../reference/taxonomy';
+import type { CompanyProfile, ProfileDataProvider } from './capabilities';
+
+/** A free-text place as filters: a known metro, else a known country, else a substring of the location. */
+export function placeFilter(location: string | undefined): { metros: string[]; countries: string[]; locationLike: string | null } {
+  const place = location?.trim();
+  if (!place) return { metros: [], countries: [], locationLike: null };
+  const metro = findMetro(place);
+  if (metro) return { metros: [metro.id], countries: [], locationLike: null };
+  const country = COUNTRIES.find((c) => c.toLowerCase() === place.toLowerCase());
+  if (country) return { metros: [], countries: [country], locationLike: null };
+  return { metros: [], countries: [], locationLike: `%${place.replace(/[\\%_]/g, '\\$&')}%` };
+}
+
+/** The embedded default: people and companies from our own database (DESIGN.md §9). */
+export function builtinProfileData(db: Db): ProfileDataProvider {
+  const people = peopleDataRepository(db);
+  const companies = companiesRepository(db);
+  return {
+    source: 'builtin',
+    async searchPeople(q) {
+      const { rows, total } = await people.search(
+        {
+          text: q.search,
+          titlePhrase: q.title?.trim() || null,
+          skills: (q.skills ?? []).map((s) => canonicalSkill(s) ?? s),
+          ...placeFilter(q.location),
+          company: q.company?.trim().toLowerCase() || null,
+        },
+        q.limit,
+        q.offset,
+      );
+      return { results: rows, total };
+    },
+    async enrichPerson(profileId) {
+      return (await people.profile(profileId)) ?? null;
+    },
+    async searchCompanies(q) {
+      const { rows } = await companies.search(
+        {
+          text: q.search,
+          ...placeFilter(q.location),
+          industry: q.industry ? (canonicalIndustry(q.industry) ?? q.industry).toLowerCase() : null,
+        },
+        q.limit,
+        q.offset,
+      );
+      return {
+        results: rows.map(({ id, name, industry, website, location, size, founded }) => ({ company_id: id, name, industry, website, location, size, founded })),
+        total: rows[0]?.total ?? 0,
+      };
+    },
+    async enrichCompany(companyId): Promise<CompanyProfile | null> {
+      const c = await companies.find(companyId);
+      if (!c) return null;
+      return {
+        company_id: c.id,
+        name: c.name,
+        industry: c.industry,
+        website: c.website,
+        location: c.location,
+        size: c.size,
+        founded: c.founded,
+        employee_count: c.employee_count,
+        summary: c.description,
+        network_url: null,
+        tags: c.tags,
+      };
+    },
+  };
+}

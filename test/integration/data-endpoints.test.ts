@@ -1,0 +1,245 @@
+import { randomUUID } from 'node:crypto';
+import { createCredential } from '../../src/credentials/credentials.service';
+import { startBraveFake, BRAVE_GOOD_KEY, type BraveFake } from '../fakes/brave-fake';
+import { startPdlFake, PDL_GOOD_KEY, type PdlFake } from '../fakes/pdl-fake';
+import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
+import { startTestStack, type TestStack } from '../support/stack';
+
+/** The five data endpoints through the real API: built-in sources, vendors (fakes), idempotency, failures. */
+let pdl: PdlFake;
+let brave: BraveFake;
+let stack: TestStack;
+beforeAll(async () => {
+  [pdl, brave] = await Promise.all([startPdlFake(), startBraveFake()]);
+  stack = await startTestStack({
+    worker: false,
+    env: {
+      PEOPLEDATALABS_BASE_URL: pdl.url,
+      BRAVE_BASE_URL: brave.url,
+      PEOPLEDATALABS_API_KEY: '',
+      BRAVE_API_KEY: '',
+      PROVIDER_TIMEOUT_MS: '1500',
+      BRAVE_QPS: '50',
+    },
+  });
+});
+afterAll(async () => {
+  await stack?.stop();
+  await Promise.all([pdl?.close(), brave?.close()]);
+});
+beforeEach(() => {
+  pdl.reset();
+  brave.reset();
+});
+
+/** A workspace whose data calls go to the vendor fakes (its own credentials). */
+async function vendorWorkspace(): Promise<KeyFixture> {
+  const fx = await workspaceWithKey(stack.db);
+  await createCredential(stack.db, stack.config, fx.workspace.id, { provider: 'peopledatalabs', apiKey: PDL_GOOD_KEY, label: 'default' });
+  await createCredential(stack.db, stack.config, fx.workspace.id, { provider: 'brave', apiKey: BRAVE_GOOD_KEY, label: 'default' });
+  return fx;
+}
+
+const call = (fx: KeyFixture, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const requestId = `data-${randomUUID()}`;
+  return stack
+    .request(method, `/v1${path}`, { headers: { ...fx.headers, 'X-Request-Id': requestId, ...headers }, body })
+    .then((res) => Object.assign(res, { requestId }));
+};
+const costsOf = (requestId: string) => stack.db('cost_events').where({ request_id: requestId }).select('action', 'usd', 'provider', 'units', 'credits');
+const costsInWorkspace = (workspaceId: string) => stack.db('cost_events').where({ workspace_id: workspaceId }).select('action', 'request_id');
+
+describe('built-in sources (no credential, no server key)', () => {
+  it('answers all five endpoints from our database and bills each at the plan price', async () => {
+    const fx = await workspaceWithKey(stack.db);
+    const people = await call(fx, 'POST', '/data/people/search', { search: 'engineer', limit: 3 });
+    expect(people.status).toBe(200);
+    expect(people.body.data.source).toBe('builtin');
+    expect(people.body.data.results).toHaveLength(3);
+    expect(people.body.meta.total).toBe(people.body.data.total);
+    expect(people.body.data.total).toBeGreaterThan(3);
+    expect(await costsOf(people.requestId)).toEqual([{ action: 'search_people', usd: '0.0200', provider: 'builtin', units: 1, credits: 0 }]);
+
+    const id = people.body.data.results[0].person_id;
+    const profile = await call(fx, 'GET', `/data/people/${id}`);
+    expect(profile.status).toBe(200);
+    expect(profile.body.data).toMatchObject({ id, source: 'builtin', first_name: people.body.data.results[0].first_name });
+    expect(profile.body.data.experience.length).toBeGreaterThan(0);
+    expect(await costsOf(profile.requestId)).toEqual([expect.objectContaining({ action: 'get_person', usd: '0.0500' })]);
+
+    const companies = await call(fx, 'POST', '/data/companies/search', { search: 'software', limit: 2 });
+    expect(companies.status).toBe(200);
+    expect(companies.body.data.results).toHaveLength(2);
+    const company = await call(fx, 'GET', `/data/companies/${companies.body.data.results[0].company_id}`);
+    expect(company.status).toBe(200);
+    expect(company.body.data).toMatchObject({ name: companies.body.data.results[0].name, source: 'builtin' });
+    expect(await costsOf(companies.requestId)).toEqual([expect.objectContaining({ action: 'search_companies', usd: '0.0100' })]);
+    expect(await costsOf(company.requestId)).toEqual([expect.objectContaining({ action: 'get_company', usd: '0.0200' })]);
+
+    // The built-in web has every company's home page among its first pages.
+    const known = (await call(fx, 'GET', '/data/companies/c00005')).body.data;
+    const web = await call(fx, 'POST', '/data/search/web', { query: known.name, count: 5 });
+    expect(web.status).toBe(200);
+    expect(web.body.data.source).toBe('builtin');
+    expect(web.body.data.results.map((r: { url: string }) => r.url)).toContain(`${known.website}/`);
+    for (const r of web.body.data.results)
+      expect(r).toEqual({
+        title: expect.any(String),
+        url: expect.stringMatching(/^https:\/\//),
+        snippet: expect.any(String),
+        published_at: r.published_at === null ? null : expect.stringMatching(/^\d{4}-/),
+      });
+    expect(await costsOf(web.requestId)).toEqual([expect.objectContaining({ action: 'search_web', usd: '0.0050' })]);
+
+    // The location narrows to the metro; an unknown id is 404 and not billed.
+    const sf = await call(fx, 'POST', '/data/people/search', { search: 'engineer', location: 'San Francisco', limit: 20 });
+    expect(sf.body.data.results.every((p: { location: string }) => /San Francisco|Bay Area|San Jose|Oakland/i.test(p.location))).toBe(true);
+    const missing = await call(fx, 'GET', '/data/people/p9999999');
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('profile_not_found');
+    expect(await costsOf(missing.requestId)).toEqual([]);
+    expect((await call(fx, 'GET', '/data/companies/c99999')).body.error.code).toBe('company_not_found');
+    expect(pdl.calls() + brave.calls()).toBe(0);
+  });
+});
+
+describe('vendors (workspace credentials, fakes)', () => {
+  it('answers from People Data Labs and Brave, with their source', async () => {
+    const fx = await vendorWorkspace();
+    const people = await call(fx, 'POST', '/data/people/search', { search: 'backend', location: 'san francisco', limit: 5 });
+    expect(people.status).toBe(200);
+    expect(people.body.data).toMatchObject({ source: 'peopledatalabs', total: 1, results: [{ person_id: 'pdl-ada-0001', first_name: 'Ada' }] });
+    expect(await costsOf(people.requestId)).toEqual([expect.objectContaining({ action: 'search_people', provider: 'peopledatalabs' })]);
+    const profile = await call(fx, 'GET', '/data/people/pdl-ada-0001');
+    expect(profile.body.data).toMatchObject({ id: 'pdl-ada-0001', source: 'peopledatalabs', company: 'Acme Robotics' });
+    const companies = await call(fx, 'POST', '/data/companies/search', { search: 'analytics', limit: 5 });
+    expect(companies.body.data).toMatchObject({ source: 'peopledatalabs', total: 2 });
+    const company = await call(fx, 'GET', '/data/companies/pdl-co-acme');
+    expect(company.body.data).toMatchObject({ company_id: 'pdl-co-acme', employee_count: 340, source: 'peopledatalabs' });
+    const web = await call(fx, 'POST', '/data/search/web', { query: 'acme robotics', count: 2 });
+    expect(web.body.data).toEqual({
+      source: 'brave',
+      results: [
+        {
+          title: 'Acme Robotics – Engineering blog',
+          url: 'https://acmerobotics.example.com/blog',
+          snippet: 'How Acme Robotics builds robots with TypeScript.',
+          published_at: '2026-09-14T08:00:00.000Z',
+        },
+        {
+          title: 'Acme Robotics raises Series B',
+          url: 'https://news.example.org/acme-series-b',
+          snippet: 'Acme Robotics raised $40M to grow its robotics team.',
+          published_at: '2026-03-02T12:30:00.000Z',
+        },
+      ],
+    });
+    expect(brave.requests[0].query.get('count')).toBe('2');
+    expect(pdl.calls()).toBe(4);
+    expect(await costsInWorkspace(fx.workspace.id)).toHaveLength(5);
+  });
+
+  it('a key the vendor refuses is 424 provider_unavailable, not billed', async () => {
+    const fx = await workspaceWithKey(stack.db);
+    await createCredential(stack.db, stack.config, fx.workspace.id, { provider: 'peopledatalabs', apiKey: 'revoked-pdl-key-1', label: 'default' });
+    const res = await call(fx, 'POST', '/data/people/search', { search: 'engineer' });
+    expect({ status: res.status, code: res.body.error.code }).toEqual({ status: 424, code: 'provider_unavailable' });
+    expect(await costsInWorkspace(fx.workspace.id)).toEqual([]);
+  });
+});
+
+describe('idempotency', () => {
+  it('a replay answers the first response with Idempotent-Replayed and bills once; another body is 409', async () => {
+    const fx = await vendorWorkspace();
+    const key = `idem-${randomUUID()}`;
+    const first = await call(fx, 'GET', '/data/people/pdl-ada-0001', undefined, { 'Idempotency-Key': key });
+    const replay = await call(fx, 'GET', '/data/people/pdl-ada-0001', undefined, { 'Idempotency-Key': key });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.data).toEqual(first.body.data);
+    expect(pdl.calls('/v5/person/enrich')).toBe(1);
+    expect(await costsInWorkspace(fx.workspace.id)).toEqual([{ action: 'get_person', request_id: first.requestId }]);
+
+    const other = await call(fx, 'GET', '/data/people/pdl-bo-0002', undefined, { 'Idempotency-Key': key });
+    expect({ status: other.status, code: other.body.error.code }).toEqual({ status: 409, code: 'idempotency_key_reused' });
+
+    // The body field works too (header absent); a different body under it is 409.
+    const bodyKey = `idem-${randomUUID()}`;
+    const a = await call(fx, 'POST', '/data/search/web', { query: 'acme', idempotencyKey: bodyKey });
+    const b = await call(fx, 'POST', '/data/search/web', { query: 'acme', idempotencyKey: bodyKey });
+    expect(b.headers.get('idempotent-replayed')).toBe('true');
+    expect(b.body.data).toEqual(a.body.data);
+    expect(brave.calls()).toBe(1);
+    expect((await call(fx, 'POST', '/data/search/web', { query: 'northwind', idempotencyKey: bodyKey })).status).toBe(409);
+    // The header wins over the body field.
+    const headerKey = `idem-${randomUUID()}`;
+    await call(fx, 'POST', '/data/search/web', { query: 'acme', idempotencyKey: `idem-${randomUUID()}` }, { 'Idempotency-Key': headerKey });
+    const viaHeader = await call(fx, 'POST', '/data/search/web', { query: 'acme' }, { 'Idempotency-Key': headerKey });
+    expect(viaHeader.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('simultaneous identical calls make one upstream call and one cost event', async () => {
+    const fx = await vendorWorkspace();
+    pdl.mode = 'slow';
+    pdl.delayMs = 400;
+    const key = `idem-${randomUUID()}`;
+    const body = { search: 'engineer', limit: 5 };
+    const answers = await Promise.all(Array.from({ length: 6 }, () => call(fx, 'POST', '/data/people/search', body, { 'Idempotency-Key': key })));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(answers.filter((a) => a.headers.get('idempotent-replayed') === 'true')).toHaveLength(5);
+    for (const a of answers) expect(a.body.data).toEqual(answers[0].body.data);
+    expect(pdl.calls('/v5/person/search')).toBe(1);
+    expect(await costsInWorkspace(fx.workspace.id)).toHaveLength(1);
+  });
+});
+
+describe('upstream failures', () => {
+  it.each([
+    ['error', 502, 'provider_error'],
+    ['hang', 502, 'provider_error'],
+    ['malformed', 502, 'provider_error'],
+    ['rate-limited', 429, 'network_busy'],
+  ] as const)('%s → %i %s, nothing billed, and the idempotency key can be retried', async (mode, status, code) => {
+    const fx = await vendorWorkspace();
+    const key = `idem-${randomUUID()}`;
+    pdl.mode = mode;
+    const failed = await call(fx, 'GET', '/data/companies/pdl-co-acme', undefined, { 'Idempotency-Key': key });
+    expect({ status: failed.status, code: failed.body.error.code }).toEqual({ status, code });
+    if (mode === 'rate-limited') expect(failed.headers.get('retry-after')).toBe('7');
+    expect(await costsInWorkspace(fx.workspace.id)).toEqual([]);
+    pdl.mode = 'ok';
+    const retried = await call(fx, 'GET', '/data/companies/pdl-co-acme', undefined, { 'Idempotency-Key': key });
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    expect(await costsInWorkspace(fx.workspace.id)).toHaveLength(1);
+  });
+
+  it('Brave failing the same way bills nothing', async () => {
+    const fx = await vendorWorkspace();
+    brave.mode = 'error';
+    const res = await call(fx, 'POST', '/data/search/web', { query: 'acme' });
+    expect({ status: res.status, code: res.body.error.code }).toEqual({ status: 502, code: 'provider_error' });
+    expect(await costsInWorkspace(fx.workspace.id)).toEqual([]);
+  });
+});
+
+describe('validation', () => {
+  it('400 invalid_request listing every problem: wrong types, limits out of range, unknown fields', async () => {
+    const fx = await workspaceWithKey(stack.db);
+    const res = await call(fx, 'POST', '/data/people/search', { search: 42, limit: 500, offset: -1, skills: 'go', colour: 'red', idempotencyKey: 'short' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid_request');
+    const fields = res.body.error.details.problems.map((p: { field: string }) => p.field).sort();
+    expect(fields).toEqual(['colour', 'idempotencyKey', 'limit', 'offset', 'search', 'skills']);
+
+    const web = await call(fx, 'POST', '/data/search/web', { query: '', count: 21 });
+    expect(web.body.error.details.problems.map((p: { field: string }) => p.field).sort()).toEqual(['count', 'query']);
+    const companies = await call(fx, 'POST', '/data/companies/search', { limit: 0, industry: ['x'] });
+    expect(companies.body.error.details.problems.map((p: { field: string }) => p.field).sort()).toEqual(['industry', 'limit', 'search']);
+    const header = await call(fx, 'GET', '/data/companies/c00001', undefined, { 'Idempotency-Key': 'x' });
+    expect(header.body.error.details.problems.map((p: { field: string }) => p.field)).toEqual(['Idempotency-Key']);
+    expect(await costsInWorkspace(fx.workspace.id)).toEqual([]);
+  });
+});
