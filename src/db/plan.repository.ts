@@ -7,6 +7,8 @@ export interface PlanRow {
   max_concurrent_searches: number;
   max_daily_searches: number;
   active: boolean;
+  /** USD per data call by price name (DESIGN.md §9), e.g. `{"people_search": 0.02}`. */
+  data_prices: Record<string, number>;
 }
 
 /** Plans are data (seeded by the billing migration): their credit price and limits. */
