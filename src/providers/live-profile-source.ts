@@ -2,6 +2,7 @@ import type { Config } from '../config';
 import { personRow } from '../corpus/loader';
 import { costEventRepository } from '../db/cost-event.repository';
 import type { Db } from '../db/knex';
+import { liveSearchPagesRepository } from '../db/live-search-pages.repository';
 import { peopleRepository } from '../db/people.repository';
 import { planRepository } from '../db/plan.repository';
 import { searchPassRepository } from '../db/search-pass.repository';
@@ -74,10 +75,11 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
 
 /**
  * A live pass's profile source (DESIGN.md §9): pages of People Data Labs' person search, and
- * profiles read by enrichment under the shared concurrency limit. Each enriched profile is stored
- * in the people database (so database passes can re-score it) together with its cost event, in
- * one transaction: a resumed or retried activity finds it there and neither calls the provider
- * for it again nor bills it twice. Calls go through the circuit breaker.
+ * profiles read by enrichment under the shared concurrency limit. Each page is kept and each
+ * enriched profile stored in the people database (so database passes can re-score it), each
+ * together with its cost event in one transaction: a resumed or retried activity finds them there
+ * and neither calls the provider for them again nor bills them twice. Calls go through the
+ * circuit breaker.
  */
 export function liveProfileSource(
   db: Db,
@@ -96,11 +98,19 @@ export function liveProfileSource(
   return {
     name: PROVIDER,
     async searchPage(criteria, page, pageSize) {
+      // Fetched by an earlier attempt of this page (retried or resumed): not asked for or billed again.
+      const kept = await liveSearchPagesRepository(db).find(pass.searchId, pass.pass, page);
+      if (kept) return kept;
       await breaker.ensureClosed(PROVIDER);
       const answer = await breaker.call(PROVIDER, () => provider.searchPeople(liveQuery(criteria, page, pageSize)));
-      // PDL bills a search that found people; one that matched nothing (its 404) is free.
-      if (answer.results.length) await bill(db, 'search_live_page', await price('people_search'), liveCostKeys.page(pass.searchId, pass.pass, page));
-      return answer.results.map((r) => ({ ...r, person_id: LIVE_ID_PREFIX + r.person_id }));
+      const results = answer.results.map((r) => ({ ...r, person_id: LIVE_ID_PREFIX + r.person_id }));
+      const usd = await price('people_search');
+      await db.transaction(async (trx) => {
+        await liveSearchPagesRepository(trx).insert(pass.searchId, pass.pass, page, results);
+        // PDL bills a search that found people; one that matched nothing (its 404) is free.
+        if (results.length) await bill(trx, 'search_live_page', usd, liveCostKeys.page(pass.searchId, pass.pass, page));
+      });
+      return results;
     },
 
     async readProfiles(personIds) {

@@ -207,7 +207,8 @@ describe('a live search', () => {
       worker = await startChildWorker(api, workerEnv);
       const done = await waitForSearch(api, f.headers, searchId, ['complete', 'failed'], 120_000);
       expect(done).toMatchObject({ status: 'complete', profiles_read: 5, delivered: 5 });
-      // Profiles stored before the kill were not asked for again; each call was billed once.
+      // The page and the profiles stored before the kill were not asked for again; each call was billed once.
+      expect(pdl.calls('/v5/person/search')).toBe(1);
       for (const id of readBeforeKill) expect(enrichCalls(id)).toBe(1);
       const costs = await costEvents(searchId);
       expect(costs.filter((c) => c.action === 'search_live_read')).toHaveLength(5);
