@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config';
 import { personRow } from '../corpus/loader';
 import { costEventRepository } from '../db/cost-event.repository';
@@ -14,7 +15,7 @@ import { findFamily, findMetro } from '../reference/taxonomy';
 import type { PeopleQuery, ProfileDataProvider } from './capabilities';
 import { circuitBreaker, type CircuitBreaker } from './circuit-breaker';
 import { peopleDataLabsProvider } from './peopledatalabs';
-import { providerUnavailable } from './provider-errors';
+import { ProviderError, providerUnavailable } from './provider-errors';
 import type { ProfileSource } from './profile-source';
 import { providersFor, resolveSource } from './resolution';
 
@@ -73,6 +74,26 @@ async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Prom
   if (failure) throw (failure as { err: unknown }).err;
 }
 
+const BUSY_ATTEMPTS = 5;
+const BUSY_PAUSE_MAX_MS = 5_000;
+
+/**
+ * Other passes hold the shared enrichment slots, or PDL said 429: wait as told (heartbeating)
+ * and try again a few times before the page activity fails and Temporal retries it.
+ */
+async function whileBusy<T>(call: () => Promise<T>, heartbeat: () => void): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (err) {
+      if (!(err instanceof ProviderError && err.code === 'network_busy') || attempt >= BUSY_ATTEMPTS) throw err;
+      const seconds = Number((err.details as { retry_after_seconds?: number } | null)?.retry_after_seconds ?? 1);
+      heartbeat();
+      await sleep(Math.min(BUSY_PAUSE_MAX_MS, seconds * 1000));
+    }
+  }
+}
+
 /**
  * A live pass's profile source (DESIGN.md §9): pages of People Data Labs' person search, and
  * profiles read by enrichment under the shared concurrency limit. Each page is kept and each
@@ -128,7 +149,7 @@ export function liveProfileSource(
       await breaker.ensureClosed(PROVIDER);
       const usd = await price('people_read');
       await eachLimited(toRead, config.providerLimits.peopleDataLabsConcurrency, async (id) => {
-        const found = await breaker.call(PROVIDER, () => provider.enrichPerson(id.slice(LIVE_ID_PREFIX.length)));
+        const found = await whileBusy(() => breaker.call(PROVIDER, () => provider.enrichPerson(id.slice(LIVE_ID_PREFIX.length))), heartbeat);
         heartbeat();
         if (!found) return; // PDL no longer has them (404): not billed, not read
         const profile: PersonProfile = { ...found, id, years_experience: Math.round(found.years_experience) };

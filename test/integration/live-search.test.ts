@@ -182,6 +182,22 @@ describe('a live search', () => {
     expect(await stack.db('provider_circuits').where({ pool: pool() }).first()).toMatchObject({ failures: 0, open_until: null });
   }, 120_000);
 
+  it('with a key People Data Labs refuses: the pass fails at once (no retries) with its credit back', async () => {
+    const f = await workspaceWithKey(stack.db, { credits: 2 });
+    await createCredential(stack.db, stack.config, f.workspace.id, { provider: 'peopledatalabs', apiKey: 'revoked-key-0001', label: 'default' });
+    const projectId = await createProject(stack, f.headers);
+    const res = await launch(stack, f.headers, projectId, { criteria: liveCriteria });
+    expect(res.body.data.criteria.mode).toBe('live');
+    const failed = await waitForSearch(stack, f.headers, res.body.data.id);
+    expect(failed).toMatchObject({ status: 'failed', stop_reason: 'error' });
+    expect(failed.failure_reason).toContain('rejected the API key');
+    expect(pdl.calls('/v5/person/search')).toBe(1); // a refusal is final: not retried
+    expect(await creditLedgerRepository(stack.db).balance(f.workspace.id, 'workspace')).toBe(2);
+    expect((await costEvents(failed.id)).map((c) => c.action).sort()).toEqual(['launch_search', 'search_refund']); // no USD: nothing answered
+    // A refused key says nothing about the provider's health.
+    expect(await stack.db('provider_circuits').where({ pool: pool() }).first()).toBeUndefined();
+  });
+
   it('a worker killed mid-enrichment: a new worker completes the pass without reading or billing anyone twice', async () => {
     const api = await startTestStack({ worker: false, env: env() });
     // One enrichment at a time, each slow, so the kill lands between reads.
