@@ -2,17 +2,23 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { StopReason } from '../src/db/search.repository';
 import { databaseProfileSource } from '../src/providers/database-profile-source';
 import { AppError } from '../src/domain/errors';
+import { liveSourceForPass } from '../src/providers/live-profile-source';
+import { ProviderError } from '../src/providers/provider-errors';
 import { runDatabasePass } from '../src/searches/database-pass.service';
 import { restartStrandedPasses } from '../src/searches/recovery.service';
 import { claimSlot, completePass, failPass, processPage, waitingForSlot, type PassRef } from '../src/searches/pass.service';
 import { applyScoring } from '../src/searches/rescoring.service';
 import type { ActivityDeps } from './deps';
 
-/** A refusal by our own rules (AppError) is final: retrying it cannot succeed. */
+/**
+ * A refusal by our own rules (AppError) is final: retrying it cannot succeed. A provider that
+ * failed or was busy is retried by Temporal (its circuit breaker ends the retries when it keeps failing).
+ */
 async function finalOnRefusal<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
+    if (err instanceof ProviderError && err.retryable) throw err;
     if (err instanceof AppError) throw ApplicationFailure.nonRetryable(err.message, err.code ?? 'AppError', { status: err.status, details: err.details });
     throw err;
   }
@@ -27,7 +33,8 @@ export function searchActivities({ db, config }: ActivityDeps) {
       // Fault-injection knob for durability tests (0 in production): widens the window in which a
       // worker can be killed mid-pass.
       if (config.searchPageDelayMs > 0) await Context.current().sleep(config.searchPageDelayMs);
-      return processPage(db, source, ref, () => Context.current().heartbeat(ref.page));
+      const heartbeat = () => Context.current().heartbeat(ref.page);
+      return finalOnRefusal(async () => processPage(db, (await liveSourceForPass(db, config, ref, heartbeat)) ?? source, ref, heartbeat));
     },
     completeSearchPass: (ref: PassRef & { stopReason: StopReason }) => completePass(db, ref, baseUrl),
     failSearchPass: (ref: PassRef & { reason: string; stopReason?: StopReason }) => failPass(db, ref, baseUrl),

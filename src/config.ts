@@ -65,6 +65,8 @@ const envSchema = z
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
     TRUST_PROXY: z.enum(['true', 'false']).default('false'),
     SEARCH_PAGE_DELAY_MS: z.coerce.number().int().min(0).default(0),
+    PROVIDER_CIRCUIT_FAILURES: z.coerce.number().int().min(1).default(5),
+    PROVIDER_CIRCUIT_OPEN_MS: z.coerce.number().int().min(1).default(60_000),
     SWEEP_SCHEDULES_ON_START: z.enum(['true', 'false']).default('true'),
     UNAUTHENTICATED_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
     PAYMENTS_PROVIDER: z.enum(['test', 'stripe']).default('test'),
@@ -126,6 +128,8 @@ export interface Config {
   unauthenticatedRateLimit: number;
   /** Pause before each search page; 0 except in fault-injection tests. */
   searchPageDelayMs: number;
+  /** Live searches' circuit breaker: consecutive provider failures that open it, and for how long. */
+  providerCircuit: { failures: number; openMs: number };
   /** The worker process ensures the sweep Schedules of its task queue at start (outbox, stranded passes). */
   sweepSchedulesOnStart: boolean;
   payments: {
@@ -199,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY === 'true',
     unauthenticatedRateLimit: e.UNAUTHENTICATED_RATE_LIMIT,
     searchPageDelayMs: e.SEARCH_PAGE_DELAY_MS,
+    providerCircuit: { failures: e.PROVIDER_CIRCUIT_FAILURES, openMs: e.PROVIDER_CIRCUIT_OPEN_MS },
     sweepSchedulesOnStart: e.SWEEP_SCHEDULES_ON_START === 'true',
     payments: {
       provider: e.PAYMENTS_PROVIDER,

@@ -78,6 +78,7 @@ export const searchRoutes = [
         body,
         baseUrl: config.publicBaseUrl,
         requestId: ctx.state.requestId,
+        config,
       });
       if (launched.status === 'queued') await startPass(db, temporal, launched, launched.pass_count);
       sendData(ctx, { ...searchResource(launched, config.publicBaseUrl), reused }, { status: reused ? 200 : 201 });

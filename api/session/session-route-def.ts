@@ -36,6 +36,8 @@ export const SESSION_ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   llm_not_configured: 424,
+  provider_unavailable: 424,
+  search_unavailable: 424,
   emailoutreach_not_configured: 424,
   socialoutreach_not_configured: 424,
   too_many_attempts: 429,

@@ -954,6 +954,8 @@ export interface components {
                 target?: number;
                 read_budget?: number;
                 shortlist_threshold?: number;
+                /** @enum {string} */
+                mode?: "database_only" | "live";
             } | null;
             /** @description A job description (40+ characters) to extract criteria from */
             jd_text?: string;
@@ -1261,6 +1263,11 @@ export interface components {
             target: number;
             read_budget: number;
             shortlist_threshold: number;
+            /**
+             * @description Where the search looks; searches launched before modes existed have none (database_only)
+             * @enum {string}
+             */
+            mode?: "database_only" | "live";
         };
         SearchPass: {
             pass: number;
@@ -3266,6 +3273,32 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "unsupported_media_type",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `provider_unavailable`, `search_unavailable` */
+            424: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "provider_unavailable",
                      *         "message": "…",
                      *         "details": null,
                      *         "request_id": "req_0123"

@@ -55,6 +55,21 @@ export function peopleRepository(db: Db) {
       if (profiles.length) await db('people_profiles').insert(profiles);
       return added.map((r) => r.id);
     },
+    /**
+     * Inserts people or replaces what is stored about them, profiles included (a live source's
+     * fresh read wins over an older one). Run it in a transaction, like insertNew.
+     */
+    async upsert(people: { row: PersonRow; profile: PersonProfile }[]): Promise<void> {
+      if (people.length === 0) return;
+      await db('people')
+        .insert(people.map((p) => p.row))
+        .onConflict('id')
+        .merge();
+      await db('people_profiles')
+        .insert(people.map((p) => ({ id: p.row.id, profile: JSON.stringify(p.profile) })))
+        .onConflict('id')
+        .merge();
+    },
     /** Fresh planner statistics after a bulk load. */
     async analyze(): Promise<void> {
       await db.raw('analyze people');

@@ -26,6 +26,13 @@ export interface Problem {
 
 export const CRITERIA_DEFAULTS = { target: 25, read_budget: 200, shortlist_threshold: 70 } as const;
 
+/**
+ * Where a search looks (DESIGN.md §9): the service's people database, or the workspace's live
+ * People Data Labs source. Left out, the launch picks `live` when the workspace has one.
+ */
+export const SEARCH_MODES = ['database_only', 'live'] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];
+
 export const CRITERIA_BOUNDS = {
   target: { min: 1, max: 200 },
   read_budget: { min: 1, max: 1000 },
@@ -59,6 +66,7 @@ export interface Criteria {
   target?: number;
   read_budget?: number;
   shortlist_threshold?: number;
+  mode?: SearchMode;
 }
 
 export type ResolvedCriteria = Omit<Criteria, 'target' | 'read_budget' | 'shortlist_threshold'> & {
@@ -158,10 +166,14 @@ const criteriaObject = z.strictObject({
   target: z.int().min(CRITERIA_BOUNDS.target.min).max(CRITERIA_BOUNDS.target.max).optional(),
   read_budget: z.int().min(CRITERIA_BOUNDS.read_budget.min).max(CRITERIA_BOUNDS.read_budget.max).optional(),
   shortlist_threshold: z.int().min(CRITERIA_BOUNDS.shortlist_threshold.min).max(CRITERIA_BOUNDS.shortlist_threshold.max).optional(),
+  mode: z.enum(SEARCH_MODES, { error: `mode must be one of ${SEARCH_MODES.join(', ')}` }).optional(),
 });
 
-/** The criteria fields alone (no "something to search on" rule, no defaults): intake's partial criteria. */
-export const criteriaFieldsSchema = criteriaObject;
+/**
+ * The criteria fields alone (no "something to search on" rule, no defaults): intake's partial
+ * criteria. `mode` is a launch choice, not something a job description states.
+ */
+export const criteriaFieldsSchema = criteriaObject.omit({ mode: true });
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -245,6 +257,7 @@ function resolveCriteria(c: ParsedCriteria): ResolvedCriteria {
   if (seniority) out.seniority = seniority;
   const exclude = canonList(c.exclude_companies, (v) => v.replace(/\s+/g, ' '));
   if (exclude) out.exclude_companies = exclude;
+  if (c.mode) out.mode = c.mode;
   return out;
 }
 
@@ -444,6 +457,13 @@ export function describeCriteria(): CriteriaDescription {
       min: B.shortlist_threshold.min,
       max: B.shortlist_threshold.max,
       default: CRITERIA_DEFAULTS.shortlist_threshold,
+    },
+    mode: {
+      type: 'string',
+      required: false,
+      description:
+        'Where the search looks: database_only (the service’s people database) or live (People Data Labs, with the workspace’s credential or the server key; 424 provider_unavailable without one, 424 search_unavailable while the provider keeps failing). Default: live when the workspace has such a source, else database_only.',
+      allowed: [...SEARCH_MODES],
     },
   };
   return {

@@ -36,6 +36,7 @@ export async function launchScan(db: Db, temporal: Temporal, config: Config, wor
     idempotencyKey,
     body: launch,
     baseUrl: config.publicBaseUrl,
+    config,
   });
   if (search.status === 'queued') await startPass(db, temporal, search, search.pass_count);
   return { scan: { ...searchResource(search, config.publicBaseUrl), reused }, reused };

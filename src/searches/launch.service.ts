@@ -9,10 +9,14 @@ import { projectRepository } from '../db/project.repository';
 import { searchPassRepository } from '../db/search-pass.repository';
 import { searchRepository, type SearchRow } from '../db/search.repository';
 import { workspaceRepository, type Workspace } from '../db/workspace.repository';
-import { canonicalJson, parseCriteria, type ResolvedCriteria } from '../domain/criteria';
+import type { Config } from '../config';
+import { resolveProviderKey } from '../credentials/credentials.service';
+import { canonicalJson, parseCriteria, type ResolvedCriteria, type SearchMode } from '../domain/criteria';
 import { AppError } from '../domain/errors';
 import { extractCriteria } from '../domain/jd-extractor';
 import { writeEvent } from '../events/outbox';
+import { circuitBreaker } from '../providers/circuit-breaker';
+import { providerUnavailable } from '../providers/provider-errors';
 import { workflowIds } from '../temporal/workflow-ids';
 import type { LaunchBody } from './searches.schemas';
 import { searchEventData } from './searches.presenter';
@@ -54,6 +58,8 @@ export interface LaunchRequest {
   baseUrl: string;
   /** The call's X-Request-Id, carried by its cost event. */
   requestId?: string | null;
+  /** For the live source: the server-wide key and the circuit breaker's settings. */
+  config: Config;
 }
 
 export interface LaunchResult {
@@ -81,6 +87,22 @@ function resolveCriteria(body: LaunchBody): { criteria: ResolvedCriteria; jdText
     );
   }
   return { criteria: parsed.criteria, jdText: body.jd_text ?? null, confidence: extraction.confidence };
+}
+
+/** The `source` a search records for its mode. */
+const SOURCE_OF_MODE: Record<SearchMode, string> = { database_only: 'database', live: 'peopledatalabs' };
+
+/**
+ * The mode a launch runs in (DESIGN.md §9). Live needs a People Data Labs key (the workspace's
+ * credential or the server key; the built-in database is not a live source) and a closed circuit.
+ * Without a mode, live when such a key exists, else database-only.
+ */
+async function resolveMode(trx: Db, config: Config, workspaceId: string, requested: SearchMode | undefined): Promise<SearchMode> {
+  const hasLiveSource = (await resolveProviderKey(trx, config, workspaceId, 'peopledatalabs')) !== null;
+  if (requested === 'live' && !hasLiveSource) throw providerUnavailable('live search', ['peopledatalabs']);
+  const mode = requested ?? (hasLiveSource ? 'live' : 'database_only');
+  if (mode === 'live') await circuitBreaker(trx, config).ensureClosed('peopledatalabs');
+  return mode;
 }
 
 /** 402 shortlist_allocation_exhausted unless the bucket the key draws from has a credit left. */
@@ -124,8 +146,11 @@ export async function launchSearch(db: Db, req: LaunchRequest): Promise<LaunchRe
       return { search, reused: true };
     }
 
-    const { criteria, jdText, confidence } = resolveCriteria(body);
+    const resolved = resolveCriteria(body);
     planCheck(workspace);
+    const mode = await resolveMode(trx, req.config, workspace.id, resolved.criteria.mode);
+    const { jdText, confidence } = resolved;
+    const criteria: ResolvedCriteria = { ...resolved.criteria, mode };
 
     const limits = await searchLimits(trx, workspace);
     if ((await searches.launchedToday(workspace.id)) >= limits.daily) {
@@ -159,7 +184,7 @@ export async function launchSearch(db: Db, req: LaunchRequest): Promise<LaunchRe
       project_id: project.id,
       api_key_id: req.key.id,
       status: 'queued',
-      source: 'database',
+      source: SOURCE_OF_MODE[mode],
       criteria,
       jd_text: jdText,
       jd_confidence: confidence,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { criteriaSchema } from '../domain/criteria';
+import { criteriaSchema, SEARCH_MODES } from '../domain/criteria';
 import { DEFAULT_WEIGHTS } from '../domain/scoring';
 
 /** Request and response schemas of the searches, people, records and scoring routes. */
@@ -54,6 +54,9 @@ export const LAUNCH_ERRORS = [
   'shortlist_allocation_exhausted',
   'daily_search_limit',
   'concurrent_search_limit',
+  // mode "live" without a People Data Labs key; the provider's circuit open.
+  'provider_unavailable',
+  'search_unavailable',
 ] as const;
 
 /** The largest page offset (Postgres's integer range): larger ones are refused, not a 500. */
@@ -134,6 +137,7 @@ export const resolvedCriteria = z
     target: z.int(),
     read_budget: z.int(),
     shortlist_threshold: z.int(),
+    mode: z.enum(SEARCH_MODES).optional().describe('Where the search looks; searches launched before modes existed have none (database_only)'),
   })
   .meta({ id: 'ResolvedCriteria', description: 'Criteria with defaults applied and reference values canonical' });
 

@@ -8,7 +8,8 @@ import type { AddressInfo, Socket } from 'node:net';
  *
  * Switches (`mode`): `ok`; `slow` (answers after `delayMs`); `rate-limited` (429 with Retry-After
  * `retryAfter`); `error` (500); `malformed` (200 with a body that is not JSON); `hang` (never
- * answers; the client's timeout ends it).
+ * answers; the client's timeout ends it). `failAfter` (when set): the first N requests since the
+ * last reset are answered as the mode says, every later one with a 500 (a vendor dying mid-run).
  */
 export type FakeMode = 'ok' | 'slow' | 'rate-limited' | 'error' | 'malformed' | 'hang';
 
@@ -30,6 +31,7 @@ export interface VendorServer {
   mode: FakeMode;
   delayMs: number;
   retryAfter: number;
+  failAfter: number | null;
   /** Every request received, in arrival order (also those answered with a failure). */
   requests: FakeRequest[];
   /** Requests being answered right now, and the most at once since the last reset. */
@@ -54,6 +56,7 @@ export async function startVendorServer(opts: {
     mode: 'ok',
     delayMs: 300,
     retryAfter: 7,
+    failAfter: null,
     requests: [],
     inFlight: 0,
     maxInFlight: 0,
@@ -63,6 +66,7 @@ export async function startVendorServer(opts: {
       fake.mode = 'ok';
       fake.delayMs = 300;
       fake.retryAfter = 7;
+      fake.failAfter = null;
       fake.requests.length = 0;
       fake.arrivals.length = 0;
       fake.maxInFlight = fake.inFlight;
@@ -99,7 +103,7 @@ export async function startVendorServer(opts: {
         res.writeHead(status, { 'content-type': 'application/json', ...headers });
         res.end(typeof payload === 'string' ? payload : JSON.stringify(payload));
       };
-      const mode = fake.mode;
+      const mode = fake.failAfter !== null && fake.requests.length > fake.failAfter ? 'error' : fake.mode;
       if (mode === 'hang') return;
       const answer = () => {
         if (mode === 'rate-limited') return send(429, opts.errorBody(429, 'Rate limit exceeded'), { 'retry-after': String(fake.retryAfter) });

@@ -26,6 +26,7 @@ describe('GET /v1/reference/criteria', () => {
         'industries',
         'locations',
         'metro',
+        'mode',
         'must_have_skills',
         'read_budget',
         'seniority',

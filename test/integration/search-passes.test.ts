@@ -296,6 +296,7 @@ describe('stranded passes (booked while Temporal could not be reached)', () => {
       idempotencyKey: `stranded-${randomUUID()}`,
       body: launchBody.parse({ criteria }),
       baseUrl: stack.config.publicBaseUrl,
+      config: stack.config,
     });
     expect(search.status).toBe('queued');
     expect(await sweep(search.id)).toBe(0); // too recent: its start may still be on its way
@@ -328,6 +329,7 @@ describe('stranded passes (booked while Temporal could not be reached)', () => {
       idempotencyKey: `stranded-${randomUUID()}`,
       body: launchBody.parse({ criteria }),
       baseUrl: stack.config.publicBaseUrl,
+      config: stack.config,
     });
     await backdate(search.id);
     const queue = stack.config.temporal.taskQueue;

@@ -29,6 +29,7 @@ async function bookedSearch(f: KeyFixture) {
     idempotencyKey: `catalog-${randomUUID()}`,
     body: { criteria },
     baseUrl: stack.config.publicBaseUrl,
+    config: stack.config,
   });
   return search;
 }

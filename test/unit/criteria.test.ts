@@ -145,6 +145,8 @@ describe('parseCriteria', () => {
     expect(parseCriteria({ ...base, target: 200, read_budget: 1000, shortlist_threshold: 100 }).ok).toBe(true);
     expect(fields({ ...base, target: 201, read_budget: 0, shortlist_threshold: 101 })).toEqual(['target', 'read_budget', 'shortlist_threshold']);
     expect(fields({ ...base, target: 2.5 })).toEqual(['target']);
+    expect(fields({ ...base, mode: 'hybrid' })).toEqual(['mode']);
+    expect(problems({ ...base, mode: 'hybrid' })[0].message).toBe('mode must be one of database_only, live');
     expect(parseCriteria({ ...base, years_experience: { min: 0, max: 60 } }).ok).toBe(true);
     expect(fields({ ...base, years_experience: { min: -1, max: 61 } })).toEqual(['years_experience.min', 'years_experience.max']);
     expect(fields({ titles: Array.from({ length: 21 }, (_, i) => `Title ${i}`) })).toEqual(['titles']);
@@ -197,8 +199,10 @@ describe('describeCriteria', () => {
       'target',
       'read_budget',
       'shortlist_threshold',
+      'mode',
     ];
     expect(Object.keys(description.fields)).toEqual(keys);
+    expect(description.fields.mode).toMatchObject({ type: 'string', allowed: ['database_only', 'live'] });
     for (const k of keys) {
       expect(typeof description.fields[k].type).toBe('string');
       expect(description.fields[k].required).toBe(false);

@@ -1,0 +1,239 @@
+import type { ChildProcess } from 'node:child_process';
+import { createCredential } from '../../src/credentials/credentials.service';
+import { creditLedgerRepository } from '../../src/db/credit-ledger.repository';
+import { waitFor } from '../../src/dev/processes';
+import { PDL_GOOD_KEY, PDL_PEOPLE, startPdlFake, type PdlFake } from '../fakes/pdl-fake';
+import { startChildWorker } from '../support/child-worker';
+import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
+import { createProject, launch, waitForSearch } from '../support/searches';
+import { startTestStack, type TestStack } from '../support/stack';
+
+/**
+ * Live searches (DESIGN.md §9) through the real API and worker against the People Data Labs fake:
+ * pages of its person search, enrichment under the shared limit, people stored for database
+ * passes, USD cost events once per billed call, the circuit breaker and the refund on failure.
+ */
+let pdl: PdlFake;
+let stack: TestStack;
+const env = (): NodeJS.ProcessEnv => ({
+  PEOPLEDATALABS_BASE_URL: pdl.url,
+  PEOPLEDATALABS_API_KEY: '',
+  PROVIDER_TIMEOUT_MS: '5000',
+  PROVIDER_CIRCUIT_FAILURES: '2',
+  PROVIDER_CIRCUIT_OPEN_MS: '600000',
+});
+const pool = () => `peopledatalabs ${pdl.url}`;
+
+beforeAll(async () => {
+  pdl = await startPdlFake();
+  stack = await startTestStack({ env: env() });
+});
+afterAll(async () => {
+  await stack?.stop();
+  await pdl?.close();
+});
+beforeEach(async () => {
+  pdl.reset();
+  await stack.db('provider_circuits').where({ pool: pool() }).delete();
+});
+
+/** Matches all five people of the fake: two titles and a skill as free text, no place. */
+const liveCriteria = { titles: ['Backend Engineer', 'Data Scientist'], skills: ['TypeScript'], shortlist_threshold: 20, target: 25 };
+
+async function liveWorkspace(credits = 5): Promise<KeyFixture> {
+  const f = await workspaceWithKey(stack.db, { credits });
+  await createCredential(stack.db, stack.config, f.workspace.id, { provider: 'peopledatalabs', apiKey: PDL_GOOD_KEY, label: 'default' });
+  return f;
+}
+
+const costEvents = (searchId: string) =>
+  stack.db('cost_events').whereLike('unique_key', `search:${searchId}:%`).orderBy('unique_key').select('action', 'usd', 'provider', 'unique_key');
+const enrichCalls = (pdlId: string) => pdl.requests.filter((r) => r.path === '/v5/person/enrich' && r.query.get('pdl_id') === pdlId).length;
+
+describe('a live search', () => {
+  it('is the default with a People Data Labs credential: pages the search, reads profiles, stores them and bills each call once', async () => {
+    const f = await liveWorkspace();
+    const projectId = await createProject(stack, f.headers);
+    const res = await launch(stack, f.headers, projectId, { criteria: liveCriteria });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ source: 'peopledatalabs', criteria: { mode: 'live' } });
+    const done = await waitForSearch(stack, f.headers, res.body.data.id);
+    expect(done).toMatchObject({ status: 'complete', stop_reason: 'pool_exhausted', profiles_read: 5, delivered: 5, pages_fetched: 1 });
+
+    const sent = pdl.requests.find((r) => r.path === '/v5/person/search')!;
+    expect(sent.headers['x-api-key']).toBe(PDL_GOOD_KEY);
+    expect(sent.body).toMatchObject({ size: 25, from: 0 });
+    expect(pdl.calls('/v5/person/search')).toBe(1);
+    for (const p of PDL_PEOPLE) expect(enrichCalls(p.id)).toBe(1);
+
+    // The people endpoint shows the provider's profiles; they are stored in the people database.
+    const people = (await stack.request('GET', `/v1/searches/${done.id}/people`, { headers: f.headers })).body.data.people;
+    expect(people).toHaveLength(5);
+    expect(people.map((p: any) => p.profile.id).sort()).toEqual(PDL_PEOPLE.map((p) => `pdl:${p.id}`).sort());
+    expect(people.find((p: any) => p.profile.id === 'pdl:pdl-ada-0001')).toMatchObject({ name: 'Ada Quinn', profile: { title: 'Senior Backend Engineer' } });
+    const stored = await stack
+      .db('people')
+      .whereIn(
+        'id',
+        PDL_PEOPLE.map((p) => `pdl:${p.id}`),
+      )
+      .select('id', 'company');
+    expect(stored).toHaveLength(5);
+    const records = (await stack.request('GET', `/v1/searches/${done.id}/records`, { headers: f.headers })).body.data;
+    expect(JSON.stringify(records)).toContain('Acme Robotics');
+
+    // One USD cost event per billed call: the page, and each profile read.
+    const costs = await costEvents(done.id);
+    const pages = costs.filter((c) => c.action === 'search_live_page');
+    expect(pages.map((c) => [Number(c.usd), c.provider, c.unique_key])).toEqual([[0.02, 'peopledatalabs', `search:${done.id}:pass:1:page:0`]]);
+    const reads = costs.filter((c) => c.action === 'search_live_read');
+    expect(reads).toHaveLength(5);
+    expect(reads.every((c) => Number(c.usd) === 0.05 && c.provider === 'peopledatalabs')).toBe(true);
+
+    // A database pass re-scores them from the stored profiles: a richer profile scores higher.
+    const before = await stack.db('search_people').where({ search_id: done.id, person_id: 'pdl:pdl-di-0004' }).first();
+    const profile = (await stack.db('people_profiles').where({ id: 'pdl:pdl-di-0004' }).first()).profile;
+    await stack
+      .db('people_profiles')
+      .where({ id: 'pdl:pdl-di-0004' })
+      .update({
+        profile: JSON.stringify({ ...profile, title: 'Backend Engineer', skills: [...profile.skills, 'TypeScript'], updated_at: new Date().toISOString() }),
+      });
+    const pass = await stack.request('POST', `/v1/searches/${done.id}/database-pass`, { headers: f.headers });
+    expect(pass.status).toBe(202);
+    await waitFor(
+      'the database pass',
+      async () => (await stack.request('GET', `/v1/searches/${done.id}`, { headers: f.headers })).body.data.last_pass?.status === 'complete',
+      60_000,
+      150,
+    );
+    const after = await stack.db('search_people').where({ search_id: done.id, person_id: 'pdl:pdl-di-0004' }).first();
+    expect(after.score).toBeGreaterThan(before.score);
+    expect(pdl.calls('/v5/person/enrich')).toBe(5); // the database pass calls nobody
+  });
+
+  it('without a source: database_only by default, 424 provider_unavailable when live is asked; bad bodies list every problem', async () => {
+    const f = await workspaceWithKey(stack.db, { credits: 5 });
+    const projectId = await createProject(stack, f.headers);
+    const byDefault = await launch(stack, f.headers, projectId, { criteria: liveCriteria });
+    expect(byDefault.status).toBe(201);
+    expect(byDefault.body.data).toMatchObject({ source: 'database', criteria: { mode: 'database_only' } });
+
+    const live = await launch(stack, f.headers, projectId, { criteria: { ...liveCriteria, mode: 'live' } });
+    expect([live.status, live.body.error.code]).toEqual([424, 'provider_unavailable']);
+    expect(await creditLedgerRepository(stack.db).balance(f.workspace.id, 'workspace')).toBe(4); // the refusal costs nothing
+
+    const bad = await launch(stack, f.headers, projectId, { criteria: { ...liveCriteria, mode: 'sometimes', target: 0 } });
+    expect([bad.status, bad.body.error.code]).toEqual([400, 'invalid_criteria']);
+    expect(bad.body.error.details.problems.map((p: any) => p.field).sort()).toEqual(['criteria.mode', 'criteria.target']);
+    expect(JSON.stringify(bad.body.error.details.problems)).toContain('database_only, live');
+
+    const reference = await stack.request('GET', '/v1/reference/criteria', { headers: f.headers });
+    expect(reference.body.data.fields.mode).toMatchObject({ type: 'string', allowed: ['database_only', 'live'] });
+    expect(pdl.requests).toHaveLength(0);
+  });
+
+  it('whose provider dies mid-pass fails with its credit back exactly once; the open circuit refuses live launches until it half-opens', async () => {
+    const f = await liveWorkspace(3);
+    const projectId = await createProject(stack, f.headers);
+    // The search and two profile reads go through, then every call fails with a 500.
+    pdl.failAfter = 3;
+    const res = await launch(stack, f.headers, projectId, { criteria: { ...liveCriteria, mode: 'live' } });
+    expect(res.status).toBe(201);
+    const failed = await waitForSearch(stack, f.headers, res.body.data.id);
+    expect(failed).toMatchObject({ status: 'failed', outcome: null, stop_reason: 'error' });
+    expect(failed.failure_reason).toContain('unavailable');
+
+    const ledger = await stack
+      .db('credit_ledger')
+      .where({ workspace_id: f.workspace.id })
+      .whereLike('unique_key', `search:${failed.id}:%`)
+      .select('delta', 'unique_key');
+    expect(ledger.map((l) => [l.delta, l.unique_key]).sort()).toEqual([
+      [-1, `search:${failed.id}:pass:1:reserve`],
+      [1, `search:${failed.id}:pass:1:refund`],
+    ]);
+    expect(await creditLedgerRepository(stack.db).balance(f.workspace.id, 'workspace')).toBe(3);
+    // What the provider did answer stays billed in USD, once.
+    const costs = await costEvents(failed.id);
+    expect(costs.filter((c) => c.action === 'search_live_page')).toHaveLength(1);
+    expect(costs.filter((c) => c.action === 'search_live_read')).toHaveLength(2);
+    expect(costs.filter((c) => c.action === 'search_refund')).toHaveLength(1);
+
+    // The circuit is open: live launches are refused (and cost nothing), database-only ones go on.
+    const refused = await launch(stack, f.headers, projectId, { criteria: { ...liveCriteria, mode: 'live' } });
+    expect([refused.status, refused.body.error.code]).toEqual([424, 'search_unavailable']);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const byDefault = await launch(stack, f.headers, projectId, { criteria: liveCriteria });
+    expect([byDefault.status, byDefault.body.error.code]).toEqual([424, 'search_unavailable']);
+    const databaseOnly = await launch(stack, f.headers, projectId, { criteria: { ...liveCriteria, mode: 'database_only' } });
+    expect(databaseOnly.status).toBe(201);
+    await waitForSearch(stack, f.headers, databaseOnly.body.data.id);
+
+    // The open period ends (half-open): the next live search is the trial; its success closes the circuit.
+    pdl.reset();
+    await stack
+      .db('provider_circuits')
+      .where({ pool: pool() })
+      .update({ open_until: stack.db.raw("now() - interval '1 second'") });
+    const trial = await launch(stack, f.headers, projectId, { criteria: { ...liveCriteria, mode: 'live' } });
+    expect(trial.status).toBe(201);
+    expect(await waitForSearch(stack, f.headers, trial.body.data.id)).toMatchObject({ status: 'complete', delivered: 5 });
+    expect(await stack.db('provider_circuits').where({ pool: pool() }).first()).toMatchObject({ failures: 0, open_until: null });
+  }, 120_000);
+
+  it('with a key People Data Labs refuses: the pass fails at once (no retries) with its credit back', async () => {
+    const f = await workspaceWithKey(stack.db, { credits: 2 });
+    await createCredential(stack.db, stack.config, f.workspace.id, { provider: 'peopledatalabs', apiKey: 'revoked-key-0001', label: 'default' });
+    const projectId = await createProject(stack, f.headers);
+    const res = await launch(stack, f.headers, projectId, { criteria: liveCriteria });
+    expect(res.body.data.criteria.mode).toBe('live');
+    const failed = await waitForSearch(stack, f.headers, res.body.data.id);
+    expect(failed).toMatchObject({ status: 'failed', stop_reason: 'error' });
+    expect(failed.failure_reason).toContain('rejected the API key');
+    expect(pdl.calls('/v5/person/search')).toBe(1); // a refusal is final: not retried
+    expect(await creditLedgerRepository(stack.db).balance(f.workspace.id, 'workspace')).toBe(2);
+    expect((await costEvents(failed.id)).map((c) => c.action).sort()).toEqual(['launch_search', 'search_refund']); // no USD: nothing answered
+    // A refused key says nothing about the provider's health.
+    expect(await stack.db('provider_circuits').where({ pool: pool() }).first()).toBeUndefined();
+  });
+
+  it('a worker killed mid-enrichment: a new worker completes the pass without reading or billing anyone twice', async () => {
+    const api = await startTestStack({ worker: false, env: env() });
+    // One enrichment at a time, each slow, so the kill lands between reads.
+    const workerEnv = { ...env(), PEOPLEDATALABS_CONCURRENCY: '1' };
+    let worker: ChildProcess | null = null;
+    try {
+      worker = await startChildWorker(api, workerEnv);
+      const f = await liveWorkspace();
+      const projectId = await createProject(api, f.headers);
+      pdl.mode = 'slow';
+      pdl.delayMs = 1200;
+      const res = await launch(api, f.headers, projectId, { criteria: { ...liveCriteria, mode: 'live' } });
+      const searchId = res.body.data.id;
+      const readBilled = async () => (await costEvents(searchId)).filter((c) => c.action === 'search_live_read').map((c) => c.unique_key as string);
+      await waitFor('two profiles read', async () => (await readBilled()).length >= 2, 60_000, 50);
+      worker.kill('SIGKILL');
+      const readBeforeKill = (await readBilled()).map((k) => k.split(':enrich:pdl:')[1]);
+      expect(readBeforeKill.length).toBeGreaterThanOrEqual(2);
+      expect(readBeforeKill.length).toBeLessThan(5);
+      expect((await stack.db('searches').where({ id: searchId }).first()).status).toBe('running');
+
+      pdl.delayMs = 100;
+      worker = await startChildWorker(api, workerEnv);
+      const done = await waitForSearch(api, f.headers, searchId, ['complete', 'failed'], 120_000);
+      expect(done).toMatchObject({ status: 'complete', profiles_read: 5, delivered: 5 });
+      // The page and the profiles stored before the kill were not asked for again; each call was billed once.
+      expect(pdl.calls('/v5/person/search')).toBe(1);
+      for (const id of readBeforeKill) expect(enrichCalls(id)).toBe(1);
+      const costs = await costEvents(searchId);
+      expect(costs.filter((c) => c.action === 'search_live_read')).toHaveLength(5);
+      expect(costs.filter((c) => c.action === 'search_live_page')).toHaveLength(1);
+      expect(new Set(costs.map((c) => c.unique_key)).size).toBe(costs.length);
+      expect(await creditLedgerRepository(stack.db).balance(f.workspace.id, 'workspace')).toBe(4);
+    } finally {
+      worker?.kill('SIGTERM');
+      await api.stop();
+    }
+  }, 180_000);
+});
