@@ -79,6 +79,24 @@ describe('deeply nested bodies', () => {
   });
 });
 
+describe('a JSON null body (found by the fuzz test)', () => {
+  it('is refused where the route takes an object or no body, and changes nothing', async () => {
+    const search = await launch(stack, caller.headers, projectId, { criteria: softwareCriteria });
+    expect(search.status).toBe(201);
+    await waitForSearch(stack, caller.headers, search.body.data.id);
+    const hook = await stack.request('POST', '/v1/webhooks', { headers: caller.headers, body: { url: 'https://93.184.215.14/hooks/null-body' } });
+    const passesBefore = await stack.db('search_passes').where({ search_id: search.body.data.id }).count();
+    for (const path of [`/v1/searches/${search.body.data.id}/database-pass`, `/v1/webhooks/${hook.body.data.id}/test`, '/v1/projects']) {
+      const res = await stack.request('POST', path, { headers: { ...caller.headers, 'content-type': 'application/json' }, rawBody: 'null' });
+      expect([path, res.status]).toEqual([path, 400]);
+    }
+    expect(await stack.db('search_passes').where({ search_id: search.body.data.id }).count()).toEqual(passesBefore);
+    // Left out entirely, the body of a route that takes none is still fine.
+    const noBody = await stack.request('POST', `/v1/searches/${search.body.data.id}/database-pass`, { headers: caller.headers });
+    expect(noBody.status).toBe(202);
+  }, 60_000);
+});
+
 describe('integers beyond range in page queries', () => {
   it('people: offset and min_score out of range are 400 listing the problem; limit is clamped', async () => {
     const search = await launch(stack, caller.headers, projectId, { criteria: softwareCriteria });
