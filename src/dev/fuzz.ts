@@ -34,7 +34,10 @@ export function printFigures(figures: FuzzFigures, say: (msg: string) => void = 
   say(`statuses: ${histogram}`);
   say(`5xx: ${figures.serverErrors}`);
   for (const sample of figures.serverErrorSamples) say(`  ${sample}`);
-  say(`schemathesis checks: ${figures.exitCode === 0 ? 'all passed' : `failed (exit ${figures.exitCode})`}`);
+  const failed = Object.entries(figures.failures);
+  say(`failed checks: ${failed.length ? failed.map(([check, n]) => `${check} × ${n}`).join(', ') : 'none'}`);
+  // Schemathesis's own crashes (not the API's): the operation's remaining cases of that phase were skipped.
+  for (const [error, n] of Object.entries(figures.toolErrors)) say(`schemathesis error (its own, not the API's): ${error} × ${n}`);
 }
 
 async function main(): Promise<number> {
@@ -115,9 +118,13 @@ async function main(): Promise<number> {
       log,
     });
     if (figures.exitCode !== 0) process.stdout.write(`${figures.output}\n`);
+    if (figures.exitCode !== 0 && !Object.keys(figures.failures).length && !Object.keys(figures.toolErrors).length) {
+      log(`schemathesis exited ${figures.exitCode} without a summary: see its output above`);
+      return 1;
+    }
     printFigures(figures);
     log(`HAR report: ${path.join('.data', 'fuzz-report', 'fuzz.har')}`);
-    return figures.exitCode === 0 && figures.serverErrors === 0 ? 0 : 1;
+    return Object.keys(figures.failures).length === 0 && figures.serverErrors === 0 ? 0 : 1;
   } finally {
     await stop();
   }

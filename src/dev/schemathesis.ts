@@ -13,6 +13,8 @@ import { waitFor } from './processes';
  * virtualenv cached outside the checkout, built once per machine, like the Temporal CLI.
  */
 export const SCHEMATHESIS_VERSION = '4.32.5';
+/** Schemathesis and its dependencies, each pinned. */
+const REQUIREMENTS = path.join(__dirname, 'schemathesis.requirements.txt');
 
 type Log = (msg: string) => void;
 
@@ -26,25 +28,21 @@ export async function ensureSchemathesis(env: NodeJS.ProcessEnv, log: Log): Prom
   const dir = schemathesisDir(env);
   const st = path.join(dir, 'bin', 'st');
   // A virtualenv's scripts name its own path, so it is built in place; this marker, written last,
-  // tells a finished install from an interrupted one.
+  // holds the requirements it was built from: an interrupted or outdated install is rebuilt.
   const done = path.join(dir, '.installed');
-  if (fs.existsSync(done)) return st;
+  const wanted = fs.readFileSync(REQUIREMENTS, 'utf8');
+  const current = () => fs.existsSync(done) && fs.readFileSync(done, 'utf8') === wanted;
+  if (current()) return st;
   ensurePythonVenv(log);
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   await withDirLock(`${dir}.lock`, log, async () => {
-    if (fs.existsSync(done)) return; // another run built it while we waited
+    if (current()) return; // another run built it while we waited
     log(`installing schemathesis ${SCHEMATHESIS_VERSION} into ${dir} (python3 -m venv + pip, once per machine)…`);
     const started = Date.now();
     fs.rmSync(dir, { recursive: true, force: true });
     await runLogged('python3', ['-m', 'venv', dir], 'python3 -m venv', log, started);
-    await runLogged(
-      path.join(dir, 'bin', 'pip'),
-      ['install', '--disable-pip-version-check', `schemathesis==${SCHEMATHESIS_VERSION}`],
-      'pip install',
-      log,
-      started,
-    );
-    fs.writeFileSync(done, `${SCHEMATHESIS_VERSION}\n`);
+    await runLogged(path.join(dir, 'bin', 'pip'), ['install', '--disable-pip-version-check', '--no-deps', '-r', REQUIREMENTS], 'pip install', log, started);
+    fs.writeFileSync(done, wanted);
     log(`schemathesis ${SCHEMATHESIS_VERSION} installed in ${Math.round((Date.now() - started) / 1000)} s`);
   });
   if (!fs.existsSync(st)) throw new Error(`the schemathesis install did not produce ${st}`);
@@ -139,8 +137,12 @@ export interface FuzzRunOptions {
 }
 
 export interface FuzzFigures {
-  /** Schemathesis's exit code: 0 when every check passed. */
+  /** Schemathesis's exit code: 0 when every check passed and it met no error of its own. */
   exitCode: number;
+  /** Check failures by code, from its summary (`ST101 Server error: 1`, …). */
+  failures: Record<string, number>;
+  /** Errors of Schemathesis itself (not of the API), e.g. a Python crash while generating. */
+  toolErrors: Record<string, number>;
   requests: number;
   /** Requests by status code. */
   statuses: Record<string, number>;
@@ -234,6 +236,8 @@ export async function runSchemathesis(opts: FuzzRunOptions): Promise<FuzzFigures
   const errors = entries.filter((e) => e.response.status >= 500);
   return {
     exitCode: code,
+    failures: summarySection(output, 'Failures'),
+    toolErrors: summarySection(output, 'Errors'),
     requests: entries.length,
     statuses,
     serverErrors: errors.length,
@@ -241,6 +245,18 @@ export async function runSchemathesis(opts: FuzzRunOptions): Promise<FuzzFigures
     seconds: (Date.now() - started) / 1000,
     output: output.slice(-20_000),
   };
+}
+
+/** The `<title>:` block of the run's SUMMARY: `  ❌ ST202 Schema-valid request rejected: 9` → {'ST202 Schema-valid request rejected': 9}. */
+export function summarySection(output: string, title: string): Record<string, number> {
+  const summary = output.slice(output.lastIndexOf(' SUMMARY '));
+  const block = new RegExp(`\\n[ \\t]*${title}:\\n((?:[ \\t]+\\S.*\\n)+)`).exec(summary);
+  const counts: Record<string, number> = {};
+  for (const line of block?.[1].split('\n') ?? []) {
+    const m = /^\s+\S+\s+(.+): (\d+)$/.exec(line);
+    if (m) counts[m[1]] = Number(m[2]);
+  }
+  return counts;
 }
 
 /** schemathesis.toml: path ids drawn from the workspace's real records half the time, generated otherwise. */
