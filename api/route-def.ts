@@ -205,9 +205,16 @@ export async function readInput<P extends Shape | undefined, H extends Maybe, Q 
   const headerInput = spec.headers && headerValues(ctx, spec.headers);
   const headers = issuesOf('headers', spec.headers, headerInput);
   const query = issuesOf('query', spec.query, ctx.query);
-  // An absent body is an empty object: routes whose schema accepts {} take no body.
-  const body = issuesOf('body', spec.body, ctx.state.body ?? {});
-  const nul = [...nulIssues('headers', headerInput), ...nulIssues('query', ctx.query), ...nulIssues('body', ctx.state.body)];
+  // An absent body is an empty object: routes whose schema accepts {} take no body. A JSON
+  // `null` is a body, and not an object.
+  const body = issuesOf('body', spec.body, ctx.state.body === undefined ? {} : ctx.state.body);
+  // Only what the route reads: a NUL in a query or body it ignores is as harmless as the rest of
+  // it, and refusing it would answer invalid_request where the route declares none.
+  const nul = [
+    ...nulIssues('headers', headerInput),
+    ...(spec.query ? nulIssues('query', ctx.query) : []),
+    ...(spec.body ? nulIssues('body', ctx.state.body) : []),
+  ];
   const issues = [...nul, ...headers.issues, ...query.issues, ...body.issues];
   if (issues.length) throw spec.invalid(issues);
   return { params, headers: headers.data, query: query.data, body: body.data, found } as RouteInput<P, H, Q, B, L>;

@@ -24,7 +24,16 @@ export async function startApiServer(deps: ApiDeps, config: Config = deps.config
   const metrics = config.metrics.enabled ? createApiMetrics(deps.db) : undefined;
   const metricsOnOwnPort = config.metrics.apiPort !== undefined;
   const app = createApp({ ...deps, usage }, undefined, { metrics, metricsOnOwnPort });
-  const server = http.createServer(app.callback());
+  const server = http.createServer(
+    {
+      // Slow clients (headers or a body trickled a byte at a time) are cut off instead of holding
+      // a socket for ever; Node checks every second rather than its default 30.
+      headersTimeout: config.http.headersTimeoutMs,
+      requestTimeout: config.http.requestTimeoutMs,
+      connectionsCheckingInterval: 1000,
+    },
+    app.callback(),
+  );
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

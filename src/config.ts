@@ -63,6 +63,8 @@ const envSchema = z
     WEBHOOK_RETRY_SCHEDULE: secondsList.prefault(DEFAULT_RETRY_SCHEDULE),
     WEBHOOK_ALLOWED_PRIVATE_CIDRS: cidrList.prefault(''),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
     TRUST_PROXY: z.enum(['true', 'false']).default('false'),
     SEARCH_PAGE_DELAY_MS: z.coerce.number().int().min(0).default(0),
     PROVIDER_CIRCUIT_FAILURES: z.coerce.number().int().min(1).default(5),
@@ -122,6 +124,8 @@ export interface Config {
   webhookRetryScheduleSeconds: number[];
   webhookAllowedPrivateCidrs: string[];
   shutdownTimeoutMs: number;
+  /** A client must finish sending its headers within this (slow-loris), and its whole request within requestTimeoutMs. */
+  http: { headersTimeoutMs: number; requestTimeoutMs: number };
   /** Take the client address from X-Forwarded-For (only behind a trusted proxy). */
   trustProxy: boolean;
   /** Requests per minute per client address for calls without a valid key. */
@@ -200,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRetryScheduleSeconds: e.WEBHOOK_RETRY_SCHEDULE,
     webhookAllowedPrivateCidrs: e.WEBHOOK_ALLOWED_PRIVATE_CIDRS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    http: { headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: Math.max(e.HTTP_REQUEST_TIMEOUT_MS, e.HTTP_HEADERS_TIMEOUT_MS) },
     trustProxy: e.TRUST_PROXY === 'true',
     unauthenticatedRateLimit: e.UNAUTHENTICATED_RATE_LIMIT,
     searchPageDelayMs: e.SEARCH_PAGE_DELAY_MS,

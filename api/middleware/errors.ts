@@ -44,17 +44,20 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   return isDatabaseUnavailable(cause, depth + 1);
 }
 
+/** 503 service_unavailable with Retry-After: the answer of both APIs while the database is down. */
+export function databaseUnavailableError(): AppError {
+  return new AppError(
+    'service_unavailable',
+    503,
+    'The database is unavailable right now; retry shortly',
+    { retry_after_seconds: DB_RETRY_AFTER_SECONDS },
+    { 'Retry-After': String(DB_RETRY_AFTER_SECONDS) },
+  );
+}
+
 function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  if (isDatabaseUnavailable(err)) {
-    return new AppError(
-      'service_unavailable',
-      503,
-      'The database is unavailable right now; retry shortly',
-      { retry_after_seconds: DB_RETRY_AFTER_SECONDS },
-      { 'Retry-After': String(DB_RETRY_AFTER_SECONDS) },
-    );
-  }
+  if (isDatabaseUnavailable(err)) return databaseUnavailableError();
   const status = (err as { status?: number; expose?: boolean })?.status;
   // Koa/http-errors thrown by the framework itself (e.g. a body over the size limit).
   if (typeof status === 'number' && status >= 400 && status < 500) {

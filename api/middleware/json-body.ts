@@ -14,6 +14,8 @@ export function jsonBody(): Middleware<ApiState> {
       if (type && !/\bjson\b/i.test(type)) {
         throw new AppError('unsupported_media_type', 415, 'Request bodies must be JSON (Content-Type: application/json)');
       }
+      // Refused before reading when the client says up front the body is too big.
+      if (Number(ctx.get('Content-Length') || 0) > MAX_BODY_BYTES) throw tooLarge();
       const raw = await readRaw(ctx.req);
       if (raw.trim() !== '') {
         try {
@@ -50,9 +52,24 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
   return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
 }
 
+/** Fatal: a body that is not valid UTF-8 is refused rather than read with U+FFFD in place of its bytes. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 async function readRaw(req: NodeJS.ReadableStream): Promise<string> {
-  return (await readRawBody(req)).toString('utf8');
+  const bytes = await readRawBody(req);
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw invalidRequest('Request body is not valid UTF-8', { problems: [{ field: '(body)', message: 'not valid UTF-8' }] });
+  }
 }
+
+/**
+ * 413 as soon as the limit is passed. The rest of the body is then read and dropped by Node (never
+ * kept), bounded by the server's request timeout. Closing the connection instead would make the
+ * kernel reset it while the client still sends, and the client would never see the 413.
+ */
+const tooLarge = () => new AppError('payload_too_large', 413, `Request body exceeds ${MAX_BODY_BYTES} bytes`);
 
 /** The body's bytes exactly as sent (signature checks need them), up to the size limit. */
 export async function readRawBody(req: NodeJS.ReadableStream): Promise<Buffer> {
@@ -61,7 +78,7 @@ export async function readRawBody(req: NodeJS.ReadableStream): Promise<Buffer> {
   for await (const chunk of req) {
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     size += buf.length;
-    if (size > MAX_BODY_BYTES) throw new AppError('payload_too_large', 413, `Request body exceeds ${MAX_BODY_BYTES} bytes`);
+    if (size > MAX_BODY_BYTES) throw tooLarge();
     chunks.push(buf);
   }
   return Buffer.concat(chunks);

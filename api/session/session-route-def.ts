@@ -44,6 +44,7 @@ export const SESSION_ERROR_STATUS = {
   daily_search_limit: 429,
   concurrent_search_limit: 429,
   extraction_failed: 502,
+  service_unavailable: 503,
 } as const satisfies Record<string, number>;
 export type SessionErrorCode = keyof typeof SESSION_ERROR_STATUS;
 
@@ -163,6 +164,8 @@ export function sessionErrorCodes(route: SessionRouteDef): SessionErrorCode[] {
   }
   if (route.method !== 'GET' && route.method !== 'DELETE') codes.push('invalid_request', 'payload_too_large', 'unsupported_media_type');
   if (route.path.includes('{')) codes.push('not_found');
+  // Any route can meet a database outage (the session itself is read from it).
+  codes.push('service_unavailable');
   return [...new Set([...codes, ...(route.invalidCodes ?? []), ...(route.errors?.codes ?? [])])];
 }
 

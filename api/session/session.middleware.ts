@@ -3,6 +3,7 @@ import type { Config } from '../../src/config';
 import type { Db } from '../../src/db/knex';
 import type { SessionWithContext } from '../../src/db/session.repository';
 import { AppError } from '../../src/domain/errors';
+import { databaseUnavailableError, isDatabaseUnavailable } from '../middleware/errors';
 import { resolveSession, roleAtLeast } from '../../src/users/users.service';
 import type { ApiState } from '../context';
 import type { SessionRouteDef } from './session-route-def';
@@ -15,13 +16,15 @@ export interface SessionState extends ApiState {
 
 /**
  * Session-API error shape (spec "Session API errors"): `{error: "<human message>", code?}`.
- * Unexpected failures are 500 with the underlying message, as the spec asks, and are logged.
+ * A database outage is 503 `service_unavailable` with Retry-After, as on the key API. Other
+ * unexpected failures are 500 with the underlying message, as the spec asks, and are logged.
  */
 export function sessionErrors(): Middleware<SessionState> {
   return async (ctx, next) => {
     try {
       await next();
-    } catch (err) {
+    } catch (caught) {
+      const err = isDatabaseUnavailable(caught) ? databaseUnavailableError() : caught;
       if (err instanceof AppError) {
         if (err.status >= 500) ctx.state.log.warn({ code: err.code, status: err.status, msg: err.message }, 'session request failed');
         for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);

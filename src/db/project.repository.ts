@@ -43,9 +43,13 @@ export function projectRepository(db: Db) {
     async find(id: string): Promise<Project | undefined> {
       return db('projects').where({ id }).first();
     },
-    /** Locks the project row until the transaction ends: shortlist changes and expansions serialise on it. */
+    /**
+     * Locks the project row until the transaction ends: shortlist changes and expansions serialise
+     * on it. FOR NO KEY UPDATE so that rows referencing the project (a launch's search) can still
+     * be inserted meanwhile: see workspaceRepository.lock.
+     */
     async lock(id: string): Promise<void> {
-      await db('projects').where({ id }).forUpdate().first();
+      await db('projects').where({ id }).forNoKeyUpdate().first();
     },
     async findInWorkspace(workspaceId: string, id: string): Promise<Project | undefined> {
       return db('projects').where({ workspace_id: workspaceId, id }).first();

@@ -39,9 +39,14 @@ export function workspaceRepository(db: Db) {
     async find(id: string): Promise<Workspace | undefined> {
       return db('workspaces').where({ id }).first();
     },
-    /** Locks the workspace row until the transaction ends: launches and slot claims serialise on it. */
+    /**
+     * Locks the workspace row until the transaction ends: launches and slot claims serialise on it.
+     * FOR NO KEY UPDATE, not FOR UPDATE: rows that merely reference the workspace (ledger entries,
+     * events) can still be written meanwhile, so a transaction holding a project lock that writes
+     * one cannot deadlock with a launch (found by the fuzz test).
+     */
     async lock(id: string): Promise<Workspace> {
-      return db('workspaces').where({ id }).forUpdate().first();
+      return db('workspaces').where({ id }).forNoKeyUpdate().first();
     },
     async update(id: string, changes: WorkspaceChanges): Promise<Workspace | undefined> {
       const [row] = await db('workspaces')

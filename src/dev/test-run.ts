@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadStackSettings } from '../config';
 import { freePort, onParentExit, waitFor } from './processes';
+import { ensureSchemathesis } from './schemathesis';
 import { startInfrastructure } from './stack';
 
 /**
@@ -72,6 +73,12 @@ async function main(): Promise<number> {
   ]);
 
   const checks = staticChecks(settings.passthrough);
+  // The fuzz test's generator (a cached virtualenv; built once per machine, ~15 s). A failure is
+  // reported by that test, not here, so the rest of the suite still runs.
+  const schemathesis = ensureSchemathesis(settings.passthrough, log).catch((err: Error) => {
+    log(`schemathesis is unavailable (${err.message}); the fuzz test will fail`);
+    return null;
+  });
   const started = Date.now();
   // stripe-mock (built by the bootstrap) answers the Stripe SDK for the payment adapter's tests.
   // It loads Stripe's whole OpenAPI document at start: seconds alone, far longer on a busy machine.
@@ -124,6 +131,7 @@ async function main(): Promise<number> {
       await Promise.race([waitFor('stripe-mock', answers, 180_000, 200), exited]);
     }
     const failed = await checks;
+    const st = await schemathesis;
     if (interrupted) return 130;
     if (failed) {
       log(`${failed.name} failed`);
@@ -141,6 +149,7 @@ async function main(): Promise<number> {
       LOG_LEVEL: settings.passthrough.LOG_LEVEL ?? 'silent',
       TEST_RUN_DIR: runDir,
       ...(stripeMock ? { STRIPE_MOCK_URL: stripeMockUrl } : {}),
+      ...(st ? { SCHEMATHESIS: st } : {}),
       // Every worker the suite starts (in process or spawned) serves its metrics on a port of its own.
       WORKER_METRICS_PORT: settings.passthrough.WORKER_METRICS_PORT ?? '0',
     };

@@ -64,12 +64,20 @@ export const MAX_OFFSET = 2_147_483_647;
 
 const intParam = (description: string) => z.coerce.number<string>().int().describe(description);
 
+/**
+ * A whole-number query value: an empty or blank one (`?limit=`) is refused as not a number
+ * instead of being read as 0 (found by the fuzz test).
+ */
+export const queryNumber = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? Number.NaN : v), schema);
+
 export const peopleQuery = z.object({
-  limit: intParam('1 to 500, default 100; out-of-range values are clamped')
-    .optional()
-    .transform((v) => Math.min(500, Math.max(1, v ?? 100))),
-  offset: intParam('0 or more, default 0').min(0).max(MAX_OFFSET).default(0),
-  min_score: intParam('0 to 100; only people scoring at least this').min(0).max(100).optional(),
+  limit: queryNumber(
+    intParam('1 to 500, default 100; out-of-range values are clamped')
+      .optional()
+      .transform((v) => Math.min(500, Math.max(1, v ?? 100))),
+  ),
+  offset: queryNumber(intParam('0 or more, default 0').min(0).max(MAX_OFFSET).default(0)),
+  min_score: queryNumber(intParam('0 to 100; only people scoring at least this').min(0).max(100).optional()),
   profile: z
     .stringbool({ truthy: ['true', '1'], falsy: ['false', '0'] })
     .default(true)

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { toppedUpData } from '../billing/billing.schemas';
 import { API_VERSION, EVENT_TYPES } from '../events/outbox';
-import { MAX_OFFSET, searchEventData } from '../searches/searches.schemas';
+import { MAX_OFFSET, queryNumber, searchEventData } from '../searches/searches.schemas';
 import { shortlistChangedData } from '../shortlist/shortlist.schemas';
 import { DELIVERY_STATUSES } from './contract';
 
@@ -26,13 +26,14 @@ export const updateWebhookBody = z
 
 export const deliveriesQuery = z.object({
   status: z.enum(DELIVERY_STATUSES).optional().describe('only deliveries in this status'),
-  limit: z.coerce
-    .number<string>()
-    .int()
-    .optional()
-    .transform((v) => Math.min(100, Math.max(1, v ?? 50)))
-    .describe('1 to 100, default 50; out-of-range values are clamped'),
-  offset: z.coerce.number<string>().int().min(0).max(MAX_OFFSET).default(0).describe('0 or more, default 0'),
+  limit: queryNumber(
+    z.coerce
+      .number<string>()
+      .int()
+      .optional()
+      .transform((v) => Math.min(100, Math.max(1, v ?? 50))),
+  ).describe('1 to 100, default 50; out-of-range values are clamped'),
+  offset: queryNumber(z.coerce.number<string>().int().min(0).max(MAX_OFFSET).default(0)).describe('0 or more, default 0'),
 });
 
 // ---- responses ----

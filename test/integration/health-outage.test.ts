@@ -4,6 +4,7 @@ import { startEmbeddedPostgres, type PostgresHandle } from '../../src/dev/embedd
 import { freePort, ProcessGroup, waitFor } from '../../src/dev/processes';
 import { startTemporalDevServer, type TemporalServerHandle } from '../../src/dev/temporal-server';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
+import { memberOf, type Member } from '../support/session';
 import { startTestStack, type TestStack } from '../support/stack';
 
 /**
@@ -16,6 +17,7 @@ describe('GET /v1/health when a dependency dies', () => {
   let temporal: TemporalServerHandle;
   let stack: TestStack;
   let caller: KeyFixture;
+  let member: Member;
 
   beforeAll(async () => {
     const [pgPort, tPort, httpPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
@@ -42,6 +44,7 @@ describe('GET /v1/health when a dependency dies', () => {
     // The private database starts empty: its schema is needed for the key of the 503 test.
     await migrateLatest(stack.db);
     caller = await workspaceWithKey(stack.db);
+    member = await memberOf(stack, caller.workspace, 'operator');
   }, 120_000);
 
   afterAll(async () => {
@@ -91,6 +94,21 @@ describe('GET /v1/health when a dependency dies', () => {
       const res = await stack.request(method, path, { headers: caller.headers, body });
       expect([res.status, res.body.error.code, res.headers.get('retry-after')]).toEqual([503, 'service_unavailable', '5']);
       expect(res.body.error.details).toEqual({ retry_after_seconds: 5 });
+    }
+  });
+
+  it('the session API answers 503 service_unavailable with Retry-After too, in its own shape', async () => {
+    for (const [method, path, body] of [
+      ['GET', '/api/me', undefined],
+      ['POST', '/api/campaigns', { name: 'During the outage', channel: 'email' }],
+      ['POST', '/api/auth/sign-in', { email: member.email, password: 'whatever it is' }],
+    ] as const) {
+      const res = await stack.request(method, path, { headers: member.headers, body });
+      expect([res.status, res.body, res.headers.get('retry-after')]).toEqual([
+        503,
+        { error: 'The database is unavailable right now; retry shortly', code: 'service_unavailable' },
+        '5',
+      ]);
     }
   });
 

@@ -79,8 +79,26 @@ describe('deeply nested bodies', () => {
   });
 });
 
+describe('a JSON null body (found by the fuzz test)', () => {
+  it('is refused where the route takes an object or no body, and changes nothing', async () => {
+    const search = await launch(stack, caller.headers, projectId, { criteria: softwareCriteria });
+    expect(search.status).toBe(201);
+    await waitForSearch(stack, caller.headers, search.body.data.id);
+    const hook = await stack.request('POST', '/v1/webhooks', { headers: caller.headers, body: { url: 'https://93.184.215.14/hooks/null-body' } });
+    const passesBefore = await stack.db('search_passes').where({ search_id: search.body.data.id }).count();
+    for (const path of [`/v1/searches/${search.body.data.id}/database-pass`, `/v1/webhooks/${hook.body.data.id}/test`, '/v1/projects']) {
+      const res = await stack.request('POST', path, { headers: { ...caller.headers, 'content-type': 'application/json' }, rawBody: 'null' });
+      expect([path, res.status]).toEqual([path, 400]);
+    }
+    expect(await stack.db('search_passes').where({ search_id: search.body.data.id }).count()).toEqual(passesBefore);
+    // Left out entirely, the body of a route that takes none is still fine.
+    const noBody = await stack.request('POST', `/v1/searches/${search.body.data.id}/database-pass`, { headers: caller.headers });
+    expect(noBody.status).toBe(202);
+  }, 60_000);
+});
+
 describe('integers beyond range in page queries', () => {
-  it('people: offset and min_score out of range are 400 listing the problem; limit is clamped', async () => {
+  it('people: offset and min_score out of range, and empty values, are 400 listing the problem; limit is clamped', async () => {
     const search = await launch(stack, caller.headers, projectId, { criteria: softwareCriteria });
     expect(search.status).toBe(201);
     await waitForSearch(stack, caller.headers, search.body.data.id);
@@ -94,6 +112,10 @@ describe('integers beyond range in page queries', () => {
       ['min_score=9007199254740991', 'min_score'],
       ['min_score=-1', 'min_score'],
       ['min_score=101', 'min_score'],
+      // Empty or blank values are not numbers (they were read as 0; found by the fuzz test).
+      ['limit=', 'limit'],
+      ['offset=%20', 'offset'],
+      ['min_score=', 'min_score'],
     ]) {
       const res = await get(query);
       expect([query, res.status, res.body.error.code, [...new Set(res.body.error.details.problems.map((p: { field: string }) => p.field))]]).toEqual([
@@ -112,9 +134,14 @@ describe('integers beyond range in page queries', () => {
     const hook = await stack.request('POST', '/v1/webhooks', { headers: caller.headers, body: { url: 'https://93.184.215.14/hooks/limits' } });
     expect(hook.status).toBe(201);
     const get = (query: string) => stack.request('GET', `/v1/webhooks/${hook.body.data.id}/deliveries?${query}`, { headers: caller.headers });
-    for (const query of ['offset=2147483648', 'offset=9007199254740991']) {
+    for (const [query, field] of [
+      ['offset=2147483648', 'offset'],
+      ['offset=9007199254740991', 'offset'],
+      ['offset=', 'offset'],
+      ['limit=', 'limit'],
+    ]) {
       const res = await get(query);
-      expect([query, res.status, res.body.error.code, res.body.error.details.problems[0].field]).toEqual([query, 400, 'invalid_request', 'offset']);
+      expect([query, res.status, res.body.error.code, res.body.error.details.problems[0].field]).toEqual([query, 400, 'invalid_request', field]);
     }
     for (const query of ['offset=2147483647', 'limit=9007199254740991', 'limit=-9007199254740991']) {
       expect([query, (await get(query)).status]).toEqual([query, 200]);

@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig, loadStackSettings } from '../config';
+import { loadCorpus } from '../corpus/loader';
+import { createDb } from '../db/knex';
+import { createLogger } from '../logger';
+import { createTemporal } from '../temporal/client';
+import { startApiServer } from '../../api/server';
+import { startWorker } from '../../activities/worker';
+import { freePort, onParentExit } from './processes';
+import { ensureSchemathesis, runSchemathesis, seedFuzzWorkspace, type FuzzFigures } from './schemathesis';
+import { startInfrastructure } from './stack';
+
+/**
+ * `npm run fuzz`: the long generated-request run. A private stack (throw-away Postgres, in-memory
+ * Temporal, the API and a worker in this process), a seeded workspace, then Schemathesis with
+ * every check against /v1/openapi.json. Prints the figures; exits 1 on any 5xx or failed check.
+ *
+ *   npm run fuzz -- --max-examples 500 --seed 7 --workers 2 --max-time 900
+ *   npm run fuzz -- --max-time 60 -- --include-name 'POST /projects/{projectId}/searches'   (after `--`: Schemathesis's own options)
+ */
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const log = (msg: string) => process.stdout.write(`[fuzz] ${msg}\n`);
+
+export function printFigures(figures: FuzzFigures, say: (msg: string) => void = log): void {
+  say(`requests: ${figures.requests} in ${figures.seconds.toFixed(0)} s`);
+  const histogram = Object.entries(figures.statuses)
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([status, count]) => `${status}: ${count}`)
+    .join(', ');
+  say(`statuses: ${histogram}`);
+  say(`5xx: ${figures.serverErrors}`);
+  for (const sample of figures.serverErrorSamples) say(`  ${sample}`);
+  const failed = Object.entries(figures.failures);
+  say(`failed checks: ${failed.length ? failed.map(([check, n]) => `${check} × ${n}`).join(', ') : 'none'}`);
+  // Schemathesis's own crashes (not the API's): the operation's remaining cases of that phase were skipped.
+  for (const [error, n] of Object.entries(figures.toolErrors)) say(`schemathesis error (its own, not the API's): ${error} × ${n}`);
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      'max-examples': { type: 'string', default: '300' },
+      seed: { type: 'string', default: '1' },
+      workers: { type: 'string', default: '2' },
+      'max-time': { type: 'string', default: '1200' },
+    },
+  });
+  const settings = loadStackSettings();
+  const runDir = path.join(ROOT, '.data', `fuzz-${process.pid}`);
+  fs.mkdirSync(runDir, { recursive: true });
+  const [pgPort, temporalPort, httpPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const [st, infra] = await Promise.all([
+    ensureSchemathesis(settings.passthrough, log),
+    startInfrastructure({
+      databaseUrl: settings.databaseUrl,
+      temporalAddress: settings.temporalAddress,
+      temporalCli: settings.temporalCli,
+      namespace: settings.temporalNamespace,
+      postgres: { dataDir: path.join(runDir, 'pg'), port: pgPort, database: 'sourcing_fuzz', persistent: false, fast: true },
+      temporal: { port: temporalPort, uiPort: null, httpPort, metricsPort, dbFile: null },
+      quiet: true,
+      log,
+    }),
+  ]);
+  const config = loadConfig({
+    ...settings.passthrough,
+    DATABASE_URL: infra.databaseUrl,
+    TEMPORAL_ADDRESS: infra.temporalAddress,
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: settings.passthrough.LOG_LEVEL ?? 'silent',
+    UNAUTHENTICATED_RATE_LIMIT: '1000000',
+    WORKER_METRICS_PORT: '0',
+    SHUTDOWN_TIMEOUT_MS: '2000',
+  });
+  const logger = createLogger(config.logLevel, 'fuzz');
+  const db = createDb(config.databaseUrl, 10, logger, { taskQueue: config.temporal.taskQueue });
+  const temporal = createTemporal(config);
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await api?.close();
+    await worker?.shutdown();
+    await temporal.close();
+    await db.destroy();
+    await infra.stop();
+    fs.rmSync(runDir, { recursive: true, force: true });
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop().then(() => process.exit(130)));
+  onParentExit(() => void stop().then(() => process.exit(130)));
+  let api: Awaited<ReturnType<typeof startApiServer>> | undefined;
+  let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
+  try {
+    log('loading the corpus and bundling the workflows…');
+    await loadCorpus(db, { size: 6000, seed: 7 });
+    worker = await startWorker({ config, db, logger });
+    api = await startApiServer({ config, db, temporal, logger });
+    const seeded = await seedFuzzWorkspace(db, api.url);
+    log(`fuzzing ${api.url}/v1 (max ${values['max-examples']} examples per operation, seed ${values.seed}, ${values.workers} workers)…`);
+    const figures = await runSchemathesis({
+      st,
+      apiUrl: api.url,
+      key: seeded.key,
+      ids: seeded.ids,
+      workDir: path.join(ROOT, '.data', 'fuzz-report'),
+      maxExamples: Number(values['max-examples']),
+      seed: Number(values.seed),
+      workers: Number(values.workers),
+      maxTimeSeconds: Number(values['max-time']),
+      extraArgs: positionals,
+      log,
+    });
+    if (figures.exitCode !== 0) process.stdout.write(`${figures.output}\n`);
+    if (figures.exitCode !== 0 && !Object.keys(figures.failures).length && !Object.keys(figures.toolErrors).length) {
+      log(`schemathesis exited ${figures.exitCode} without a summary: see its output above`);
+      return 1;
+    }
+    printFigures(figures);
+    log(`HAR report: ${path.join('.data', 'fuzz-report', 'fuzz.har')}`);
+    return Object.keys(figures.failures).length === 0 && figures.serverErrors === 0 ? 0 : 1;
+  } finally {
+    await stop();
+  }
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => process.exit(code),
+    (err) => {
+      process.stderr.write(`[fuzz] failed: ${err?.stack ?? err}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { routeTable } from '../../api/route-table';
+import type { RouteDef } from '../../api/route-def';
+import { sessionRoutes } from '../../api/session/session.routes';
+import type { SessionRouteDef } from '../../api/session/session-route-def';
+import { createCampaign } from '../../src/campaigns/campaigns.service';
+import { createCredential } from '../../src/credentials/credentials.service';
+import { newEventId } from '../../src/events/outbox';
+import { projectWithScoredPeople } from '../support/searches';
+import { workspaceWithMembers } from '../support/session';
+import { startTestStack, type TestResponse, type TestStack } from '../support/stack';
+
+/**
+ * Tenant isolation, generated from both route tables: workspace B owns one real record of every
+ * kind a path can name; for every route that takes an id, workspace A's key (or A's admin
+ * session) calling with B's ids gets the resource's 404, and nothing of B's changes: every row
+ * of every table that names B's workspace, project, search or webhook is compared before and after.
+ * A route added later is covered without touching this file, except for a new kind of path id.
+ */
+
+let stack: TestStack;
+type Workspace = Awaited<ReturnType<typeof workspaceWithMembers>>;
+let a: Workspace;
+let b: Workspace;
+/** B's records, by path placeholder (key API) or record kind (session API). */
+let bIds: Record<string, string>;
+let bScope: { workspace: string[]; project: string[]; search: string[]; endpoint: string[] };
+/** Tables and which of B's ids each one is filtered by, read from the schema. */
+let tables: { table: string; column: string; scope: keyof typeof bScope }[];
+
+const SCOPE_COLUMNS = { workspace_id: 'workspace', project_id: 'project', search_id: 'search', endpoint_id: 'endpoint' } as const;
+
+beforeAll(async () => {
+  stack = await startTestStack();
+  a = await workspaceWithMembers(stack, { credits: 100 });
+  b = await workspaceWithMembers(stack, { credits: 100 });
+  // A finished search with scored people, two of them on the shortlist: real candidates of B.
+  const { projectId, search, people } = await projectWithScoredPeople(stack, b.headers, { listed: 2, budget: 20 });
+  const shortlisted = (await stack.request('GET', `/v1/projects/${projectId}/shortlist`, { headers: b.headers })).body.data;
+  const hook = await stack.request('POST', '/v1/webhooks', { headers: b.headers, body: { url: 'https://93.184.215.14/hooks/tenant' } });
+  expect([hook.status, shortlisted.length, people.length > 2]).toEqual([201, 2, true]);
+  // A delivery of B's endpoint, for an event no dispatcher will pick up (already dispatched).
+  const eventId = newEventId();
+  await stack.db('outbox_events').insert({
+    id: eventId,
+    workspace_id: b.workspace.id,
+    type: 'search.completed',
+    data: { search_id: search.id },
+    dedupe_key: `tenant:${eventId}`,
+    dispatched_at: stack.db.fn.now(),
+  });
+  const [delivery] = await stack
+    .db('webhook_deliveries')
+    .insert({ id: randomUUID(), workspace_id: b.workspace.id, endpoint_id: hook.body.data.id, event_id: eventId, status: 'failed' })
+    .returning('id');
+  const credential = await createCredential(stack.db, stack.config, b.workspace.id, { provider: 'brave', apiKey: `brave-${randomUUID()}`, label: 'b' });
+  const campaign = await createCampaign(stack.db, b.workspace.id, b.admin.userId, { name: 'B campaign', channel: 'email' });
+  bIds = {
+    projectId,
+    searchId: search.id,
+    candidateId: shortlisted[0].candidate_id,
+    webhookId: hook.body.data.id,
+    deliveryId: delivery.id,
+    credential: credential.id,
+    campaign: campaign.id,
+  };
+  bScope = { workspace: [b.workspace.id], project: [projectId], search: [search.id], endpoint: [hook.body.data.id] };
+  const columns: { table_name: string; column_name: keyof typeof SCOPE_COLUMNS }[] = await stack
+    .db('information_schema.columns')
+    .where({ table_schema: 'public' })
+    .whereIn('column_name', Object.keys(SCOPE_COLUMNS))
+    .select('table_name', 'column_name');
+  tables = columns
+    .map((c) => ({ table: c.table_name, column: c.column_name, scope: SCOPE_COLUMNS[c.column_name] }))
+    .sort((x, y) => x.table.localeCompare(y.table));
+}, 120_000);
+afterAll(() => stack?.stop());
+
+/** Every row of every table that names one of B's records, as one comparable value. */
+async function snapshotB(): Promise<string> {
+  const parts = await Promise.all(
+    tables.map(async ({ table, column, scope }) => [`${table}.${column}`, await stack.db(table).whereIn(column, bScope[scope]).orderByRaw('1')]),
+  );
+  return JSON.stringify(parts);
+}
+
+const fill = (path: string, ids: Record<string, string>) =>
+  path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (!ids[name]) throw new Error(`add a record of B for {${name}} to this test`);
+    return ids[name];
+  });
+
+/** A body the route would accept, so the refusal can only come from the ownership check. */
+function keyBodyFor(route: RouteDef): unknown {
+  if (route.name === 'add_shortlist_members') return { candidate_ids: [bIds.candidateId] };
+  if (route.name === 'launch_search') return { criteria: { family: 'software_engineering', read_budget: 10, target: 5 } };
+  if (route.example !== undefined) return route.example;
+  return route.method === 'GET' || route.method === 'DELETE' ? undefined : {};
+}
+
+function expect404(res: TestResponse, where: string) {
+  expect([where, res.status]).toEqual([where, 404]);
+}
+
+const keyRoutes = routeTable.filter((r) => r.auth !== 'none' && r.path.includes('{'));
+const sessionIdRoutes = sessionRoutes.filter((r) => r.access !== 'public' && r.path.includes('{'));
+
+it('covers every route that takes an id', () => {
+  expect(keyRoutes.length).toBeGreaterThanOrEqual(20);
+  expect(sessionIdRoutes.map((r) => `${r.method} ${r.path}`)).toEqual(
+    expect.arrayContaining(['DELETE /admin/credentials/{id}', 'POST /campaigns/{id}/launch']),
+  );
+});
+
+it("B's records are real: B's own key reads each of them", async () => {
+  for (const route of keyRoutes.filter((r) => r.method === 'GET')) {
+    const res = await stack.request('GET', `/v1${fill(route.path, bIds)}`, { headers: b.headers });
+    expect([route.path, res.status]).toEqual([route.path, 200]);
+  }
+});
+
+describe.each(keyRoutes.map((r) => [`${r.method} /v1${r.path}`, r] as const))('key API %s', (label, route) => {
+  it("with A's key and B's ids: the outermost resource's 404, and nothing of B's changes", async () => {
+    const before = await snapshotB();
+    const res = await stack.request(route.method, `/v1${fill(route.path, bIds)}`, {
+      headers: { ...a.headers, 'Idempotency-Key': `tenant-${randomUUID()}` },
+      body: keyBodyFor(route),
+    });
+    expect404(res, label);
+    // The outermost resource is looked up first: {projectId} → project_not_found, and so on.
+    expect(res.body.error.code).toBe(`${/\{(\w+)Id\}/.exec(route.path)![1]}_not_found`);
+    expect(res.text).not.toContain(b.workspace.id);
+    expect(await snapshotB()).toBe(before);
+  });
+});
+
+const sessionRecord = (route: SessionRouteDef) => (route.path.startsWith('/admin/credentials') ? bIds.credential : bIds.campaign);
+
+describe.each(sessionIdRoutes.map((r) => [`${r.method} /api${r.path}`, r] as const))('session API %s', (label, route) => {
+  it("with A's admin session and B's record: 404, and nothing of B's changes", async () => {
+    const before = await snapshotB();
+    const res = await stack.request(route.method, `/api${route.path.replace('{id}', sessionRecord(route))}`, {
+      headers: { ...a.admin.headers, 'Idempotency-Key': `tenant-${randomUUID()}` },
+      body: route.method === 'DELETE' ? undefined : {},
+    });
+    expect404(res, label);
+    expect(await snapshotB()).toBe(before);
+  });
+});
