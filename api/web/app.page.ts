@@ -11,7 +11,8 @@ const ROOT = path.resolve(__dirname, '..', '..');
 /** Built files: beside the sources under tsx, beside the compiled server under dist/. */
 export const APP_DIST_DIR =
   [path.join(ROOT, 'dist', 'app'), path.join(ROOT, 'app')].find((dir) => fs.existsSync(path.join(dir, 'index.html'))) ?? path.join(ROOT, 'dist', 'app');
-const YEAR_MS = 365 * 24 * 3600 * 1000;
+/** Hashed file names change with their content: a year, never revalidated. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
  * The app's CSP: same-origin scripts, styles and requests only, no inline scripts. Vite's dev
@@ -41,7 +42,7 @@ export function serveBuiltApp(dir = APP_DIST_DIR): Middleware<ApiState> {
     ctx.set(headers);
     const rel = ctx.path.slice(APP_PATH.length + 1);
     if (rel.startsWith('assets/')) {
-      const served = await send(ctx, rel, { root: dir, maxage: YEAR_MS, immutable: true }).catch((err: { status?: number }) => {
+      const served = await send(ctx, rel, { root: dir, setHeaders: (res) => res.setHeader('Cache-Control', IMMUTABLE) }).catch((err: { status?: number }) => {
         if (err.status === 404) return undefined;
         throw err;
       });

@@ -30,6 +30,11 @@ export function Layout() {
     },
     staleTime: 60_000,
   });
+  const switchTo = useMutation({
+    mutationFn: (workspaceId: string) => call('POST', '/api/me/workspace', { workspace_id: workspaceId }),
+    // Everything cached belonged to the other workspace.
+    onSuccess: () => qc.resetQueries(),
+  });
   const signOut = useMutation({
     mutationFn: () => call('POST', '/api/auth/sign-out'),
     onSettled: () => qc.clear(),
@@ -57,11 +62,24 @@ export function Layout() {
           <span>
             {user.email} · {workspace.name} · <span data-testid="role">{role}</span>
           </span>
+          {me.data.workspaces.length > 1 && (
+            <label className="switch">
+              Workspace
+              <select value={workspace.id} onChange={(e) => switchTo.mutate(e.target.value)} disabled={switchTo.isPending}>
+                {me.data.workspaces.map((w) => (
+                  <option key={w.id} value={w.id}>
+                    {w.name} ({w.role})
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
           <button type="button" onClick={() => signOut.mutate()}>
             Sign out
           </button>
         </div>
       </header>
+      {switchTo.isError && <ErrorNotice error={switchTo.error} />}
       {workspace.frozen && (
         <div role="status" className="banner frozen">
           This workspace is frozen: everything is read-only. Contact your administrator or support to unfreeze it.
