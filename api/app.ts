@@ -73,7 +73,8 @@ export function createApp(deps: ApiDeps, routes: readonly RouteDef[] = routeTabl
   const session = sessionRouter(sessionRoutes, deps);
   app.use(session.routes());
   // The key API's operations for the web app, behind the session (DESIGN.md §11).
-  app.use(keyApiBridge(routes, deps).routes());
+  const bridge = keyApiBridge(routes, deps);
+  app.use(bridge.routes());
   const web = new Router<ApiState>();
   // Probes for orchestrators, outside /v1, keyless and not rate limited: /livez does no I/O (the
   // process answers), /readyz says whether requests can be served now (database and Temporal).
@@ -173,7 +174,10 @@ export function createApp(deps: ApiDeps, routes: readonly RouteDef[] = routeTabl
     // Reached only when no route answered: 405 when the path exists under another method.
     await applyRateLimit(ctx as unknown as ApiContext, deps.db, [ipBucket(ctx, deps.config.unauthenticatedRateLimit)]);
     const sessionApi = ctx.path === '/api' || ctx.path.startsWith('/api/');
-    const allowed = [...new Set((sessionApi ? session : router).match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods))];
+    const layers = sessionApi
+      ? [...session.match(ctx.path, ctx.method).path, ...bridge.match(ctx.path, ctx.method).path]
+      : router.match(ctx.path, ctx.method).path;
+    const allowed = [...new Set(layers.flatMap((layer) => layer.methods))];
     const refusal =
       allowed.length > 0
         ? new AppError('method_not_allowed', 405, `${ctx.method} is not allowed on ${ctx.path}; use ${allowed.join(' or ')}`, null, {

@@ -77,29 +77,40 @@ interface ViteModule {
   }>;
 }
 
+type ViteServer = Awaited<ReturnType<ViteModule['createServer']>>;
+
+/**
+ * Vite starts on the first request under /app, not with the API: `npm run dev` is ready as soon
+ * as before, and an API that nobody opens the app on never pays for it.
+ */
 export async function startAppDevServer(server: http.Server): Promise<AppDevServer> {
-  // Vite is a dev dependency, loaded only here (never by `start:api`); its types need the
-  // `bundler` resolution the server's tsconfig does not use, hence the narrow shape below.
-  const vitePackage: string = 'vite';
-  const { createServer }: ViteModule = await import(vitePackage);
-  const vite = await createServer({
-    configFile: path.join(ROOT, 'vite.config.mts'),
-    appType: 'spa',
-    server: { middlewareMode: true, hmr: { server } },
-  });
+  let vite: Promise<ViteServer> | undefined;
+  const start = async () => {
+    // Vite is a dev dependency, loaded only here (never by `start:api`); its types need the
+    // `bundler` resolution the server's tsconfig does not use, hence the narrow shape above.
+    const vitePackage: string = 'vite';
+    const { createServer }: ViteModule = await import(vitePackage);
+    return createServer({ configFile: path.join(ROOT, 'vite.config.mts'), appType: 'spa', server: { middlewareMode: true, hmr: { server } } });
+  };
   const headers = appSecurityHeaders(true);
   const middleware: Middleware<ApiState> = async (ctx, next) => {
     if (!isAppPath(ctx.path)) return next();
+    // A failed start (e.g. a broken vite.config.mts) is tried again on the next request.
+    vite ??= start().catch((err: unknown) => {
+      vite = undefined;
+      throw err;
+    });
+    const { middlewares } = await vite;
     ctx.set(headers);
     // Vite answers (and ends the response) or passes on; only then does Koa go on.
     const handled = await new Promise<boolean>((resolve, reject) => {
       ctx.res.once('finish', () => resolve(true));
-      vite.middlewares(ctx.req, ctx.res, (err?: unknown) =>
+      middlewares(ctx.req, ctx.res, (err?: unknown) =>
         err ? reject(err instanceof Error ? err : new Error('Vite could not serve the request', { cause: err })) : resolve(false),
       );
     });
     if (handled) ctx.respond = false;
     else await next();
   };
-  return { middleware, close: () => vite.close() };
+  return { middleware, close: async () => (vite ? (await vite).close() : undefined) };
 }

@@ -173,6 +173,23 @@ it('a viewer sees no write buttons and a forced write is refused; the pages fit 
     return { status: res.status, body: await res.json() };
   }, projectId);
   expect(forced).toEqual({ status: 403, body: { error: 'This needs the operator role; you are viewer', code: 'forbidden' } });
+
+  // A 5xx shows its message and a Retry button (after the query's own two retries): here the
+  // browser answers the usage request with a 500 until the button is pressed.
+  let failing = true;
+  await page.route('**/api/v1/usage', (route) =>
+    failing ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: 'Database hiccup' }) }) : route.continue(),
+  );
+  await page.getByRole('link', { name: 'Usage' }).click();
+  await page.getByText('Database hiccup').waitFor();
+  failing = false;
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await page.getByTestId('usage-chart').waitFor();
+
+  // The session ends (cookie gone): the next request's 401 brings back the sign-in form.
+  await context.clearCookies();
+  await page.getByRole('link', { name: 'Projects' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
   expect(cspViolations(problems)).toEqual([]);
   await context.close();
 }, 120_000);
