@@ -9,6 +9,8 @@ COPY api ./api
 COPY workflows ./workflows
 COPY activities ./activities
 COPY migrations ./migrations
+COPY vite.config.mts ./
+COPY web ./web
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim

@@ -2,6 +2,8 @@
 // Prettier owns formatting (eslint-config-prettier turns the stylistic rules off).
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
 import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
@@ -13,7 +15,10 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.mjs', '*.js', 'scripts/*.mjs', 'scripts/lib/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.mjs', '*.js', 'scripts/*.mjs', 'scripts/lib/*.mjs', 'vite.config.mts'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
     rules: {
       // A promise nobody awaits loses its error: the rule this config exists for.
@@ -58,6 +63,13 @@ export default tseslint.config(
         { paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code is deterministic: no Node built-ins (do I/O in an activity).' })) },
       ],
     },
+  },
+  {
+    // The web app (web/, its own tsconfig): browser globals, and React's rules of hooks.
+    files: ['web/**/*.ts', 'web/**/*.tsx'],
+    languageOptions: { globals: globals.browser },
+    plugins: { 'react-hooks': reactHooks },
+    rules: { ...reactHooks.configs.recommended.rules },
   },
   {
     files: ['**/*.mjs', '**/*.js'],

@@ -14,6 +14,8 @@ import type { RouteDef } from './route-def';
 import { routeTable } from './route-table';
 import { sessionRouter } from './session/session-router';
 import { sessionRoutes } from './session/session.routes';
+import { keyApiBridge } from './session/key-api-bridge';
+import { serveBuiltApp } from './web/app.page';
 import { dependencyChecks } from './routes/health.routes';
 import { DOCS_PAGE_HEADERS, DOCS_SCRIPT_URL, renderDocsPage, SCALAR_BUNDLE_PATH } from './web/docs.page';
 import { renderShareErrorPage, renderSharePage, SHARE_PAGE_HEADERS } from './web/share.page';
@@ -50,6 +52,8 @@ export interface AppOptions {
   /** Counts every request; its registry is served as /metrics here unless `metricsOnOwnPort`. */
   metrics?: ApiMetrics;
   metricsOnOwnPort?: boolean;
+  /** Serves the web app at /app; default: the built files (dist/app). `npm run dev` passes Vite's. */
+  webApp?: Koa.Middleware<ApiState>;
 }
 
 /**
@@ -68,6 +72,9 @@ export function createApp(deps: ApiDeps, routes: readonly RouteDef[] = routeTabl
   app.use(router.routes());
   const session = sessionRouter(sessionRoutes, deps);
   app.use(session.routes());
+  // The key API's operations for the web app, behind the session (DESIGN.md §11).
+  const bridge = keyApiBridge(routes, deps);
+  app.use(bridge.routes());
   const web = new Router<ApiState>();
   // Probes for orchestrators, outside /v1, keyless and not rate limited: /livez does no I/O (the
   // process answers), /readyz says whether requests can be served now (database and Temporal).
@@ -162,11 +169,15 @@ export function createApp(deps: ApiDeps, routes: readonly RouteDef[] = routeTabl
     ctx.body = answer.body;
   });
   app.use(web.routes());
+  app.use(opts.webApp ?? serveBuiltApp());
   app.use(async (ctx) => {
     // Reached only when no route answered: 405 when the path exists under another method.
     await applyRateLimit(ctx as unknown as ApiContext, deps.db, [ipBucket(ctx, deps.config.unauthenticatedRateLimit)]);
     const sessionApi = ctx.path === '/api' || ctx.path.startsWith('/api/');
-    const allowed = [...new Set((sessionApi ? session : router).match(ctx.path, ctx.method).path.flatMap((layer) => layer.methods))];
+    const layers = sessionApi
+      ? [...session.match(ctx.path, ctx.method).path, ...bridge.match(ctx.path, ctx.method).path]
+      : router.match(ctx.path, ctx.method).path;
+    const allowed = [...new Set(layers.flatMap((layer) => layer.methods))];
     const refusal =
       allowed.length > 0
         ? new AppError('method_not_allowed', 405, `${ctx.method} is not allowed on ${ctx.path}; use ${allowed.join(' or ')}`, null, {

@@ -6,6 +6,7 @@ import { createTemporal } from '../src/temporal/client';
 import { UsageCounter } from '../src/usage/usage-counter';
 import { startMetricsServer, type MetricsServer } from '../src/metrics/metrics-server';
 import { createApp } from './app';
+import { startAppDevServer } from './web/app.page';
 import { createApiMetrics } from './metrics';
 import type { ApiDeps } from './context';
 
@@ -23,17 +24,17 @@ export async function startApiServer(deps: ApiDeps, config: Config = deps.config
   const usage = deps.usage ?? (config.usage.counting ? new UsageCounter(deps.db, deps.logger, config.usage.flushIntervalMs).start() : undefined);
   const metrics = config.metrics.enabled ? createApiMetrics(deps.db) : undefined;
   const metricsOnOwnPort = config.metrics.apiPort !== undefined;
-  const app = createApp({ ...deps, usage }, undefined, { metrics, metricsOnOwnPort });
-  const server = http.createServer(
-    {
-      // Slow clients (headers or a body trickled a byte at a time) are cut off instead of holding
-      // a socket for ever; Node checks every second rather than its default 30.
-      headersTimeout: config.http.headersTimeoutMs,
-      requestTimeout: config.http.requestTimeoutMs,
-      connectionsCheckingInterval: 1000,
-    },
-    app.callback(),
-  );
+  const server = http.createServer({
+    // Slow clients (headers or a body trickled a byte at a time) are cut off instead of holding
+    // a socket for ever; Node checks every second rather than its default 30.
+    headersTimeout: config.http.headersTimeoutMs,
+    requestTimeout: config.http.requestTimeoutMs,
+    connectionsCheckingInterval: 1000,
+  });
+  // `npm run dev`: the web app through Vite, its live-reload socket on this server.
+  const appDev = config.appDevServer ? await startAppDevServer(server) : undefined;
+  const app = createApp({ ...deps, usage }, undefined, { metrics, metricsOnOwnPort, webApp: appDev?.middleware });
+  server.on('request', app.callback());
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -70,6 +71,7 @@ export async function startApiServer(deps: ApiDeps, config: Config = deps.config
         server.closeIdleConnections();
       });
       await usage?.stop();
+      await appDev?.close();
     },
   };
 }

@@ -37,6 +37,8 @@ const envSchema = z
     PUBLIC_BASE_URL: httpUrl.optional(),
     API_URL: httpUrl.optional(),
     APP_URL: httpUrl.optional(),
+    // `npm run dev` sets `vite`: the web app at /app is served by Vite (live reload) instead of dist/app.
+    APP_DEV_SERVER: z.enum(['vite', 'off']).default('off'),
     SECRETS_KEY: z
       .string({ error: 'is required (32 random bytes, base64)' })
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes encoded as base64'),
@@ -112,6 +114,8 @@ export interface Config {
   apiUrl: string;
   /** {app_url}: share pages live under {app_url}/share/<token>. */
   appUrl: string;
+  /** Serve the web app through Vite's dev server (live reload) rather than the built files. */
+  appDevServer: boolean;
   secretsKey: Buffer;
   /** The key before the last rotation; decrypts what `secrets reencrypt` has not moved yet. */
   secretsKeyPrevious: Buffer | null;
@@ -185,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: trimSlash(e.PUBLIC_BASE_URL ?? `${local}/v1`),
     apiUrl: trimSlash(e.API_URL ?? local),
     appUrl: trimSlash(e.APP_URL ?? local),
+    appDevServer: e.APP_DEV_SERVER === 'vite',
     secretsKey: Buffer.from(e.SECRETS_KEY, 'base64'),
     secretsKeyPrevious: e.SECRETS_KEY_PREVIOUS ? Buffer.from(e.SECRETS_KEY_PREVIOUS, 'base64') : null,
     providers: {

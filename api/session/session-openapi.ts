@@ -77,7 +77,9 @@ export function sessionOpenApiDocument(routes: readonly SessionRouteDef[], confi
     info: {
       title: 'Candidate Sourcing session API',
       version: '1',
-      description: 'Cookie-authenticated API of the web app. Roles: viewer reads; operator also writes; admin also manages credentials.',
+      description:
+        'Cookie-authenticated API of the web app. Roles: viewer reads; operator also writes; admin also manages credentials. ' +
+        "Every operation of the key API (/v1/openapi.json) is also served under /api/v1 with this session instead of a key: reads need viewer, writes operator, webhook changes and top-ups admin; errors take this API's {error, code} shape.",
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: config.apiUrl }],

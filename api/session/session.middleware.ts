@@ -64,7 +64,11 @@ export const trustedOrigins = (config: Config) => new Set([new URL(config.appUrl
  * Order: session (401) → CSRF (403) → frozen (403 `frozen`) → role (403 `forbidden`). A refused
  * request never reaches the body parser or the handler.
  */
-export function sessionGuard(route: SessionRouteDef, db: Db, config: Config): Middleware<SessionState> {
+export function sessionGuard(
+  route: Pick<SessionRouteDef, 'access' | 'allowedWhenFrozen'> & { method: string },
+  db: Db,
+  config: Config,
+): Middleware<SessionState> {
   const origins = trustedOrigins(config);
   return async (ctx, next) => {
     // Writes from another site: refuse when the browser says where the request came from.

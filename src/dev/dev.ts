@@ -72,6 +72,8 @@ async function main(): Promise<void> {
     TEMPORAL_NAMESPACE: settings.temporalNamespace,
     SECRETS_KEY: settings.passthrough.SECRETS_KEY ?? devSecretsKey(DATA),
     LOG_LEVEL: settings.logLevel,
+    // The web app at /app through Vite: edits under web/ reload the open page.
+    APP_DEV_SERVER: settings.passthrough.APP_DEV_SERVER ?? 'vite',
   };
   // The operator CLI reads this when its own environment does not name a database.
   const recorded = ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'SECRETS_KEY', 'PORT', 'PUBLIC_BASE_URL', 'APP_URL', 'API_URL'];
@@ -108,6 +110,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     [
       '',
+      `  Web app       ${apiUrl}/app/   (sign in as the demo admin below; live reload on edits under web/)`,
       `  API           ${apiUrl}/v1   (health: ${apiUrl}/v1/health)`,
       `  Temporal UI   ${infra.temporalUiUrl ?? '(external Temporal server: ' + infra.temporalAddress + ')'}`,
       `  Temporal      ${infra.temporalAddress}   (CLI: ${settings.temporalCli})`,

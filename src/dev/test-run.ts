@@ -41,12 +41,15 @@ function interrupt(): void {
 /** Checks that need no running service, run one after another while the stack starts; any failure fails `npm test`. */
 const STATIC_CHECKS = [
   { name: 'type check', bin: 'typescript/bin/tsc', args: ['-p', 'tsconfig.json', '--noEmit'] },
+  { name: 'web app type check', bin: 'typescript/bin/tsc', args: ['-p', 'web/tsconfig.json'] },
   // No module may import itself back at run time (DESIGN.md §1). Type-only imports are erased by the compiler and
   // skipped (.madgerc): workflows import the activities' types and the Temporal catalogue the workflows' types,
   // while activities start workflows, a cycle of types only.
   { name: 'import cycle check', bin: 'madge/bin/cli.js', args: ['--circular', '--no-spinner', '--no-color', 'src', 'api', 'workflows', 'activities'] },
   { name: 'lint', bin: 'eslint/bin/eslint.js', args: ['--max-warnings', '0', '.'] },
   { name: 'format check', bin: 'prettier/bin/prettier.cjs', args: ['--check', '--log-level', 'warn', '.'] },
+  // The browser journeys (test/integration/app-*.test.ts) drive the built app at /app; a build takes seconds.
+  { name: 'web app build', bin: 'vite/bin/vite.js', args: ['build', '--logLevel', 'warn'] },
 ];
 
 async function staticChecks(env: NodeJS.ProcessEnv): Promise<{ name: string; code: number } | null> {

@@ -74,6 +74,13 @@ describe('npm run dev (scripts/dev.mjs)', () => {
       expect(((await health.json()) as { data: { checks: unknown } }).data.checks).toEqual({ database: 'ok', temporal: 'ok', worker: 'ok' });
       const ui = await fetch(`http://127.0.0.1:${temporalUiPort}/`);
       expect(ui.status).toBe(200);
+      // The web app through Vite (live reload): its client script in the page, under the app's CSP.
+      expect(output).toContain(`http://localhost:${port}/app/`);
+      const app = await fetch(`http://127.0.0.1:${port}/app/projects/any`);
+      expect(app.status).toBe(200);
+      expect(app.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(await app.text()).toContain('<script type="module" src="/app/@vite/client">');
+      expect((await fetch(`http://127.0.0.1:${port}/app/@vite/client`)).status).toBe(200);
       // State lives under the data directory: the SQLite file of Temporal, the database, a generated secrets key.
       expect(fs.existsSync(path.join(dataDir, 'temporal.db'))).toBe(true);
       expect(fs.existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);

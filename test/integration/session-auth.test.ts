@@ -157,13 +157,16 @@ describe('sign-in, cookie and session', () => {
 
 describe('paths under /api that are no session route', () => {
   it('answer in the session error shape: 404 `{error}` for an unknown path, 405 `{error}` with Allow for another method', async () => {
-    for (const path of ['/api/nope', '/api', '/api/scans/extra', '/api/v1/projects']) {
+    // /api/v1 holds the key API's operations behind the session (app-serving.test.ts); its unknown paths are 404 too.
+    for (const path of ['/api/nope', '/api', '/api/scans/extra', '/api/v1/nope']) {
       const res = await stack.request('GET', path);
       expect([res.status, res.body]).toEqual([404, { error: `No route for GET ${path}` }]);
     }
     const wrongMethod = await stack.request('PUT', '/api/scans', { body: {} });
     expect([wrongMethod.status, wrongMethod.body]).toEqual([405, { error: expect.stringMatching(/PUT is not allowed/) }]);
     expect(wrongMethod.headers.get('allow')).toBe('HEAD, GET, POST');
+    const bridged = await stack.request('PUT', '/api/v1/projects', { body: {} });
+    expect([bridged.status, bridged.headers.get('allow')]).toEqual([405, 'POST, HEAD, GET']);
     // The key API keeps its own envelope.
     const keyApi = await stack.request('GET', '/v1/nope');
     expect([keyApi.status, keyApi.body.error.code]).toEqual([404, 'not_found']);
