@@ -1,3 +1,4 @@
+import { loadConfig, type Config } from '../src/config';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { corpusSize, loadCorpus } from '../src/corpus/loader';
@@ -91,7 +92,7 @@ async function drain(body: AsyncIterable<Uint8Array>): Promise<{ bytes: number; 
  * slot, page → read → score → shortlist until a stop, complete), in a plain loop in this process,
  * after the same launch transaction; no Temporal, no HTTP.
  */
-async function inProcessPass(db: Db, workspace: Workspace, projectId: string, criteria: unknown, baseUrl: string): Promise<number> {
+async function inProcessPass(db: Db, config: Config, workspace: Workspace, projectId: string, criteria: unknown, baseUrl: string): Promise<number> {
   const t = performance.now();
   const { search } = await launchSearch(db, {
     workspace,
@@ -100,6 +101,8 @@ async function inProcessPass(db: Db, workspace: Workspace, projectId: string, cr
     idempotencyKey: `bench-inproc-${randomUUID()}`,
     body: launchBody.parse({ criteria }),
     baseUrl,
+    // The API's own configuration (no provider keys: a database-only launch).
+    config,
   });
   const ref = { searchId: search.id, pass: 1 };
   if (!(await claimSlot(db, ref, baseUrl)).claimed) throw new Error('in-process pass found no free slot');
@@ -176,7 +179,7 @@ async function main(): Promise<void> {
         status = record.status;
       }
       const ms = performance.now() - t;
-      const inProcessMs = await inProcessPass(db, workspace, inProcessProject.id, criteria, base);
+      const inProcessMs = await inProcessPass(db, loadConfig(env), workspace, inProcessProject.id, criteria, base);
       if (i > 0) {
         passTimes.push(ms);
         inProcessTimes.push(inProcessMs);
