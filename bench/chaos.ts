@@ -101,8 +101,20 @@ async function settled(client: Client, searchId: string): Promise<any> {
  * people, one expansion. Data calls (`/v1/data/*`) are not on this branch's API yet; a step for
  * them goes into this loop once they are.
  */
+/** Idempotency keys of the data calls answered 2xx (see the data-call invariant). */
+const billedDataCalls = new Set<string>();
+
 async function userLoop(client: Client, stop: () => boolean): Promise<void> {
   while (!stop()) {
+    // A billed data call, retried under the same idempotency key until answered: billed once.
+    const dataKey = `chaos-data-${randomUUID()}`;
+    const found = await client.retry('POST', '/v1/data/people/search', {
+      body: { search: 'engineer', location: 'london', limit: 5 },
+      headers: { 'Idempotency-Key': dataKey },
+    });
+    if (found.status !== 200) throw new Error(`data call: ${found.status} ${JSON.stringify(found.body)}`);
+    billedDataCalls.add(dataKey);
+
     const project = await client.retry('POST', '/v1/projects', { body: { name: `chaos ${randomUUID().slice(0, 8)}` } });
     if (project.status !== 201) throw new Error(`project create: ${project.status} ${JSON.stringify(project.body)}`);
     const projectId = project.body.data.id;
@@ -275,6 +287,7 @@ async function main(): Promise<number> {
     const scope: InvariantScope = {
       workspaceId: workspace.id,
       endpoints,
+      billedDataCalls: () => billedDataCalls,
       receipts: () => receivers.flatMap((r) => r.received.filter((q) => q.json?.id).map((q) => ({ at: q.at, path: q.path, eventId: q.json.id as string }))),
     };
     const probe = async () => (await fetch(`${base}/v1/projects?limit=1`, { headers, signal: AbortSignal.timeout(2000) }).catch(() => null))?.status === 200;

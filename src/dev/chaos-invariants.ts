@@ -30,6 +30,8 @@ export interface InvariantScope {
   workspaceId: string;
   endpoints: WebhookEndpointUnderTest[];
   receipts: () => Receipt[];
+  /** Idempotency keys of the billed data calls that clients saw answered 2xx (each retried with its key until answered). */
+  billedDataCalls?: () => Set<string>;
 }
 
 const CHARGED_KINDS = ['launch', 'expansion'];
@@ -172,5 +174,16 @@ export async function checkInvariants(db: Db, scope: InvariantScope): Promise<In
       ? `${disabled.length} disabled endpoint(s): ${late.length} receipts and ${lateAttempts[0].n} attempts started after disabling`
       : 'no endpoint disabled yet',
   });
+  if (scope.billedDataCalls) {
+    // A data call is billed once per idempotency key, however often a lost answer was retried.
+    const answered = scope.billedDataCalls().size;
+    const [{ billed }] = await db('cost_events').where('workspace_id', ws).where('action', 'search_people').count({ billed: '*' });
+    results.push({
+      name: 'one cost event per answered data call (retried under its idempotency key)',
+      held: Number(billed) === answered,
+      detail: `${answered} data calls answered, ${billed} cost events`,
+    });
+  }
+
   return results;
 }
