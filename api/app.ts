@@ -177,7 +177,9 @@ export function createApp(deps: ApiDeps, routes: readonly RouteDef[] = routeTabl
     const layers = sessionApi
       ? [...session.match(ctx.path, ctx.method).path, ...bridge.match(ctx.path, ctx.method).path]
       : router.match(ctx.path, ctx.method).path;
-    const allowed = [...new Set(layers.flatMap((layer) => layer.methods))];
+    // A literal path beats a template that also matches it (`/data/people/search` is not a profile id).
+    const fewestParams = Math.min(...layers.map((layer) => layer.paramNames.length));
+    const allowed = [...new Set(layers.filter((layer) => layer.paramNames.length === fewestParams).flatMap((layer) => layer.methods))];
     const refusal =
       allowed.length > 0
         ? new AppError('method_not_allowed', 405, `${ctx.method} is not allowed on ${ctx.path}; use ${allowed.join(' or ')}`, null, {

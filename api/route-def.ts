@@ -165,7 +165,8 @@ function nulIssues(section: InputSection, value: unknown): RequestIssue[] {
 
 /** Header values by the names the schema declares (`Idempotency-Key`), absent ones undefined. */
 function headerValues(ctx: ApiContext, schema: Shape): Record<string, string | undefined> {
-  return Object.fromEntries(Object.keys(schema.shape).map((name) => [name, ctx.get(name) || undefined]));
+  // A header sent empty is present (and invalid where a pattern applies), not absent.
+  return Object.fromEntries(Object.keys(schema.shape).map((name) => [name, ctx.headers[name.toLowerCase()] === undefined ? undefined : ctx.get(name)]));
 }
 
 /** The request schemas of a route (key API or session API) and how its refusals are worded. */

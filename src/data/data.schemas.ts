@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { IDEMPOTENCY_KEY } from '../searches/searches.schemas';
 
 /** Request and response schemas of the data endpoints (DESIGN.md §9). */
 
-const IDEMPOTENCY_KEY = /^[\x20-\x7e]{8,160}$/;
 const idempotencyKey = z.string().regex(IDEMPOTENCY_KEY, 'must be 8 to 160 printable characters');
 const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 

@@ -5,7 +5,8 @@ import { DEFAULT_WEIGHTS } from '../domain/scoring';
 /** Request and response schemas of the searches, people, records and scoring routes. */
 
 export const JD_MIN_LENGTH = 40;
-const IDEMPOTENCY_KEY = /^[\x20-\x7e]{8,160}$/;
+/** An idempotency key (DESIGN.md §4): 8 to 160 printable ASCII characters; launches and billed data calls. */
+export const IDEMPOTENCY_KEY = /^[\x20-\x7e]{8,160}$/;
 
 export const searchParams = z.object({ searchId: z.uuid().describe('Search id') });
 

@@ -33,7 +33,7 @@ const indexes = async () => (await db.raw(`select indexname, indexdef from pg_in
 
 it('loads the seeded people and profiles exactly as generated, reports progress, and a re-run adds nothing', async () => {
   const progress: LoadProgress[] = [];
-  expect(await loadCorpus(db, { size: 12_345, seed: 3, onProgress: (p) => progress.push(p) })).toEqual({ inserted: 12_345 });
+  expect(await loadCorpus(db, { size: 12_345, seed: 3, onProgress: (p) => progress.push(p) })).toEqual({ inserted: 12_345, pages: 12_345 });
   expect(progress.map((p) => p.loaded)).toEqual([10_000, 12_345]);
   expect(progress.every((p) => p.total === 12_345 && p.perSecond > 0)).toBe(true);
 
@@ -50,8 +50,8 @@ it('loads the seeded people and profiles exactly as generated, reports progress,
   }
 
   // Same seed again: nothing new; a larger size adds only the rest.
-  expect(await loadCorpus(db, { size: 12_345, seed: 3 })).toEqual({ inserted: 0 });
-  expect(await loadCorpus(db, { size: 13_000, seed: 3 })).toEqual({ inserted: 655 });
+  expect(await loadCorpus(db, { size: 12_345, seed: 3 })).toEqual({ inserted: 0, pages: 0 });
+  expect(await loadCorpus(db, { size: 13_000, seed: 3 })).toEqual({ inserted: 655, pages: 655 });
   expect(await db('people').count({ n: '*' })).toEqual([{ n: 13_000 }]);
   expect(await db('people_profiles').count({ n: '*' })).toEqual([{ n: 13_000 }]);
 }, 120_000);

@@ -148,3 +148,17 @@ describe('integers beyond range in page queries', () => {
     }
   });
 });
+
+describe('found by the fuzz test on the data endpoints', () => {
+  it('an Idempotency-Key header sent empty is refused, not read as absent, and bills nothing', async () => {
+    const before = await stack.db('cost_events').where({ workspace_id: caller.workspace.id }).count({ n: '*' }).first();
+    const res = await stack.request('POST', '/v1/data/search/web', { headers: { ...caller.headers, 'Idempotency-Key': '' }, body: { query: 'engineering' } });
+    expect([res.status, res.body.error.code, res.body.error.details.problems[0].field]).toEqual([400, 'invalid_request', 'Idempotency-Key']);
+    expect(await stack.db('cost_events').where({ workspace_id: caller.workspace.id }).count({ n: '*' }).first()).toEqual(before);
+  });
+
+  it('a literal path is not taken for a template: OPTIONS /data/people/search allows POST only', async () => {
+    const res = await stack.request('OPTIONS', '/v1/data/people/search', { headers: caller.headers });
+    expect([res.status, res.headers.get('allow')]).toEqual([405, 'POST']);
+  });
+});
