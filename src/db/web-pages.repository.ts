@@ -69,16 +69,25 @@ export function webPagesRepository(db: Db) {
     },
     /**
      * The first `count` pages matching a websearch-syntax query: undated pages (company sites: home,
-     * about, careers; through their small partial GIN index) in id order, then dated ones newest
-     * first (walking web_pages_dated_idx for a common term, sorting the GIN matches of a rare one).
-     * Never ranks every match: each step stops at `count`.
+     * about, careers) in id order, then dated ones newest first. Never ranks every match: the
+     * undated pages (a few per company) are found through their small partial GIN index — always,
+     * hence the materialized CTE: walking the primary key instead, as the planner would for a term
+     * common among dated pages only, reads the whole table — and sorted; the dated ones walk
+     * web_pages_dated_idx for a common term and sort the GIN matches of a rare one.
      */
     async search(query: string, count: number): Promise<Pick<WebPageRow, 'title' | 'url' | 'snippet' | 'published_at'>[]> {
-      const matching = () =>
-        db('web_pages').select('title', 'url', 'snippet', 'published_at').whereRaw(`search_vector @@ websearch_to_tsquery('english', ?)`, [query]);
-      const undated = await matching().whereNull('published_at').orderBy('id').limit(count);
+      const columns = ['title', 'url', 'snippet', 'published_at'];
+      const matching = () => db('web_pages').whereRaw(`search_vector @@ websearch_to_tsquery('english', ?)`, [query]);
+      // Ids only in the CTE (thousands for a common company word); the columns for the page alone.
+      const undated = await db
+        .withMaterialized('undated', matching().whereNull('published_at').select('id'))
+        .select(columns)
+        .from('web_pages')
+        .whereIn('id', db('undated').select('id').orderBy('id').limit(count))
+        .orderBy('id');
       if (undated.length === count) return undated;
       const dated = await matching()
+        .select(columns)
         .whereNotNull('published_at')
         .orderBy([
           { column: 'published_at', order: 'desc' },
