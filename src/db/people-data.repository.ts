@@ -18,7 +18,7 @@ export interface PeopleFilter {
   company: string | null;
 }
 
-/** `total` counts matches up to this many (PDL's own depth: offset + limit never pass it). */
+/** `total` counts matches up to this many (the depth PDL pages to); a deeper page reports at least its own end. */
 export const PEOPLE_TOTAL_CAP = 10_000;
 
 /** `column = value` for one value (so a composite btree can be walked in order), `= any(…)` for several. */
