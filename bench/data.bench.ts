@@ -1,4 +1,5 @@
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { createProgressWriter, progressLine } from '../src/cli/progress';
 import { corpusSize, loadCorpus, loadWebPages } from '../src/corpus/loader';
@@ -148,6 +149,13 @@ async function main(): Promise<void> {
     await closedLoop((i) => api.post('/data/search/web', webBody(i)), CLIENTS, 3);
     await closedLoop(anchorWeb, CLIENTS, 2);
 
+    // The machine is shared: the figures mean little without the load they were taken under.
+    log(
+      `load average before measuring: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(', ')}`,
+    );
     log(`\n== POST /data/people/search, built-in, ${people.toLocaleString('en')} people, ${CLIENTS} clients, ${SECONDS} s (search + location, limit 10) ==`);
     const peopleApi = await closedLoop((i) => api.post('/data/people/search', peopleBody(i)), CLIENTS, SECONDS);
     const peopleSql = await closedLoop(anchorPeople, CLIENTS, SECONDS);
@@ -163,6 +171,12 @@ async function main(): Promise<void> {
     log(show('anchor: the same SQL, direct', webSql));
     log(`ratio API/anchor: throughput ${(webApi.rps / webSql.rps).toFixed(2)}, p95 ${(webApi.p95 / webSql.p95).toFixed(2)}`);
     log(`target p95 < 50 ms over ≥ 200k pages: ${webApi.p95 < 50 && pages >= 200_000 && webApi.errors === 0 ? 'met' : 'NOT met'}`);
+    log(
+      `load average after: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(', ')}`,
+    );
     api.close();
   } finally {
     await db.destroy();

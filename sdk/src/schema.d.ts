@@ -1679,7 +1679,7 @@ export interface components {
         DataSource: "builtin" | "peopledatalabs" | "brave";
         PeopleResults: {
             results: components["schemas"]["PersonSummary"][];
-            /** @description Matches at the source */
+            /** @description Matches at the source (the built-in source stops counting at 10,000) */
             total: number;
             source: components["schemas"]["DataSource"];
         };

@@ -13,7 +13,7 @@ export const DEFAULT_CORPUS_SIZE = 100_000;
 export const DEFAULT_CORPUS_SEED = 42;
 /** People generated and copied per step (the progress bar moves by this much). */
 const CHUNK = 10_000;
-/** Rows per insert of companies and web pages. */
+/** Rows per insert of companies. */
 const BATCH = 1_000;
 /** Loads adding at least this many people drop and rebuild the people indexes around the copy. */
 const REBUILD_INDEXES_FROM = 100_000;
@@ -99,22 +99,20 @@ export async function loadBuiltinSources(db: Db, seed: number, pages = DEFAULT_W
 }
 
 /**
- * Pages 0..size-1 of the built-in web (bios of the seed's people, company sites, news); pages
- * already there are kept, so a larger size only adds the rest.
+ * Pages 0..size-1 of the built-in web (bios of the seed's people, company sites, news) through
+ * `COPY … FROM STDIN` (see webPagesRepository.copyMissing); pages already there are kept, so a
+ * re-run adds nothing and a larger size only adds the rest.
  */
 export async function loadWebPages(db: Db, opts: { size: number; seed: number; onProgress?: (p: LoadProgress) => void }): Promise<number> {
   const pages = webPagesRepository(db);
   if ((await pages.count()) >= opts.size) return 0;
   const generator = createWebPageGenerator(opts.seed);
   const started = Date.now();
-  let inserted = 0;
-  for (let from = 0; from < opts.size; from += BATCH) {
-    const rows = [];
-    for (let i = from; i < Math.min(opts.size, from + BATCH); i++) rows.push(generator.page(i));
-    inserted += await pages.insertMissing(rows);
-    const loaded = Math.min(opts.size, from + BATCH);
-    opts.onProgress?.({ loaded, total: opts.size, perSecond: Math.round(loaded / Math.max(0.001, (Date.now() - started) / 1000)) });
-  }
+  const inserted = await pages.copyMissing(
+    opts.size,
+    (i) => generator.page(i),
+    (loaded) => opts.onProgress?.({ loaded, total: opts.size, perSecond: Math.round(loaded / Math.max(0.001, (Date.now() - started) / 1000)) }),
+  );
   await pages.analyze();
   return inserted;
 }

@@ -141,7 +141,7 @@ export const webResults = z
   .meta({ id: 'WebResults' });
 
 export const peopleResults = z
-  .strictObject({ results: z.array(personSummary), total: z.int().describe('Matches at the source'), source })
+  .strictObject({ results: z.array(personSummary), total: z.int().describe('Matches at the source (the built-in source stops counting at 10,000)'), source })
   .meta({ id: 'PeopleResults' });
 
 export const companyResults = z

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import type { Knex } from 'knex';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Db } from './knex';
@@ -28,7 +29,7 @@ const PEOPLE_COLUMNS = [
 ] as const satisfies readonly (keyof PersonRow)[];
 
 /** A value in COPY's text format: backslash, tab, newline and carriage return escaped. */
-const copyText = (s: string) =>
+export const copyText = (s: string) =>
   /[\\\t\n\r]/.test(s) ? s.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : s;
 
 /** A text[] literal ({"a","b"}), quoted so commas, braces and spaces inside elements survive. */
@@ -51,7 +52,7 @@ export function profileCopyLine(id: string, profileJson: string): string {
 }
 
 /** Streams lines into `copy … from stdin` on one connection; resolves when Postgres has taken them all. */
-async function copyLines(conn: PoolClient, sql: string, lines: string[]): Promise<void> {
+export async function copyLines(conn: PoolClient, sql: string, lines: string[]): Promise<void> {
   const stream = conn.query(copyFrom(sql));
   const done = new Promise<void>((resolve, reject) => {
     stream.once('finish', resolve);
@@ -63,6 +64,18 @@ async function copyLines(conn: PoolClient, sql: string, lines: string[]): Promis
   }
   stream.end();
   await done;
+}
+
+/** Every index on `table` except those backing a constraint (the primary key, used for conflicts). */
+export async function secondaryIndexes(trx: Knex.Transaction, table: string): Promise<{ name: string; definition: string }[]> {
+  const { rows } = await trx.raw(
+    `select i.relname as name, pg_get_indexdef(x.indexrelid) as definition
+       from pg_index x join pg_class i on i.oid = x.indexrelid
+      where x.indrelid = ?::regclass
+        and not exists (select 1 from pg_constraint c where c.conindid = x.indexrelid)`,
+    [table],
+  );
+  return rows;
 }
 
 export interface BulkLoader {
@@ -89,14 +102,7 @@ export function peopleBulkRepository(db: Db) {
       return db.transaction(async (trx) => {
         let indexes: { name: string; definition: string }[] = [];
         if (opts.rebuildIndexes) {
-          // Every index on people except those backing a constraint (the primary key, used for conflicts).
-          const { rows } = await trx.raw(
-            `select i.relname as name, pg_get_indexdef(x.indexrelid) as definition
-               from pg_index x join pg_class i on i.oid = x.indexrelid
-              where x.indrelid = 'people'::regclass
-                and not exists (select 1 from pg_constraint c where c.conindid = x.indexrelid)`,
-          );
-          indexes = rows;
+          indexes = await secondaryIndexes(trx, 'people');
           for (const ix of indexes) await trx.raw('drop index ??', [ix.name]);
         }
         // A knex transaction hands out its own connection here.

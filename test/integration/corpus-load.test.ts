@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { createPersonGenerator } from '../../src/corpus/generator';
-import { loadCorpus, personRow, type LoadProgress } from '../../src/corpus/loader';
+import { loadCorpus, loadWebPages, personRow, type LoadProgress } from '../../src/corpus/loader';
+import { createWebPageGenerator } from '../../src/corpus/web-pages';
 import { createDb, type Db } from '../../src/db/knex';
 import { migrateLatest } from '../../src/db/migrate';
 import { peopleBulkRepository, peopleCopyLine, profileCopyLine } from '../../src/db/people-bulk.repository';
@@ -33,7 +34,7 @@ const indexes = async () => (await db.raw(`select indexname, indexdef from pg_in
 
 it('loads the seeded people and profiles exactly as generated, reports progress, and a re-run adds nothing', async () => {
   const progress: LoadProgress[] = [];
-  expect(await loadCorpus(db, { size: 12_345, seed: 3, onProgress: (p) => progress.push(p) })).toEqual({ inserted: 12_345, pages: 12_345 });
+  expect(await loadCorpus(db, { size: 12_345, seed: 3, pages: 0, onProgress: (p) => progress.push(p) })).toEqual({ inserted: 12_345, pages: 0 });
   expect(progress.map((p) => p.loaded)).toEqual([10_000, 12_345]);
   expect(progress.every((p) => p.total === 12_345 && p.perSecond > 0)).toBe(true);
 
@@ -50,8 +51,8 @@ it('loads the seeded people and profiles exactly as generated, reports progress,
   }
 
   // Same seed again: nothing new; a larger size adds only the rest.
-  expect(await loadCorpus(db, { size: 12_345, seed: 3 })).toEqual({ inserted: 0, pages: 0 });
-  expect(await loadCorpus(db, { size: 13_000, seed: 3 })).toEqual({ inserted: 655, pages: 655 });
+  expect(await loadCorpus(db, { size: 12_345, seed: 3, pages: 0 })).toEqual({ inserted: 0, pages: 0 });
+  expect(await loadCorpus(db, { size: 13_000, seed: 3, pages: 0 })).toEqual({ inserted: 655, pages: 0 });
   expect(await db('people').count({ n: '*' })).toEqual([{ n: 13_000 }]);
   expect(await db('people_profiles').count({ n: '*' })).toEqual([{ n: 13_000 }]);
 }, 120_000);
@@ -96,4 +97,26 @@ it('a big load drops and rebuilds the secondary indexes in its transaction; a fa
   await peopleBulkRepository(db).load({ rebuildIndexes: true }, (loader) => loader.copy([line], [profile]));
   expect(await indexes()).toEqual(before);
   expect(await count()).toBe(rows + 1);
+});
+
+it('copies the built-in web pages exactly as generated, with progress and their indexes; a re-run adds nothing', async () => {
+  await db('web_pages').del();
+  const webIndexes = async () => (await db.raw(`select indexname, indexdef from pg_indexes where tablename = 'web_pages' order by indexname`)).rows;
+  const before = await webIndexes();
+  const progress: LoadProgress[] = [];
+  expect(await loadWebPages(db, { size: 12_345, seed: 3, onProgress: (p) => progress.push(p) })).toBe(12_345);
+  expect(progress.map((p) => p.loaded)).toEqual([10_000, 12_345]);
+  expect(await webIndexes()).toEqual(before);
+  const generator = createWebPageGenerator(3);
+  for (const i of [0, 1, 3, 5, 12_344]) {
+    const { search_vector: _vector, ...row } = await db('web_pages').where({ id: i }).first();
+    const page = generator.page(i);
+    expect({ ...row, id: Number(row.id), published_at: row.published_at && (row.published_at as Date).toISOString() }).toEqual({
+      ...page,
+      published_at: page.published_at && new Date(page.published_at).toISOString(),
+    });
+  }
+  expect(await loadWebPages(db, { size: 12_345, seed: 3 })).toBe(0);
+  expect(await loadWebPages(db, { size: 13_000, seed: 3 })).toBe(655);
+  expect(await db('web_pages').count({ n: '*' })).toEqual([{ n: 13_000 }]);
 });
