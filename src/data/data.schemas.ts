@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IDEMPOTENCY_KEY } from '../searches/searches.schemas';
+import { IDEMPOTENCY_KEY, resultPageFields } from '../searches/searches.schemas';
 
 /** Request and response schemas of the data endpoints (DESIGN.md §9). */
 
@@ -60,15 +60,7 @@ export const source = z
 export const personSummary = z
   .strictObject({
     person_id: z.string().describe('Profile id for GET /data/people/{profileId}'),
-    first_name: z.string(),
-    last_name: z.string(),
-    title: z.string(),
-    company: z.string(),
-    location: z.string(),
-    network_url: z.string(),
-    open_profile: z.boolean(),
-    premium: z.boolean(),
-    summary: z.string(),
+    ...resultPageFields,
   })
   .meta({ id: 'PersonSummary' });
 

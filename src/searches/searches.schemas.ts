@@ -222,21 +222,26 @@ export const peoplePage = z
   .strictObject({ people: z.array(person), total: z.int().describe('People matching the filter; 0 past the end') })
   .meta({ id: 'PeoplePage' });
 
+/** What a result page shows about a person before the profile is read (CandidateSummary): records and data people search. */
+export const resultPageFields = {
+  first_name: z.string(),
+  last_name: z.string(),
+  title: z.string(),
+  company: z.string(),
+  location: z.string(),
+  network_url: z.string(),
+  open_profile: z.boolean(),
+  premium: z.boolean(),
+  summary: z.string(),
+};
+
 export const searchRecord = z
   .strictObject({
     status: z.enum(['scored', 'not_read']),
     score: z.int().nullable(),
     page: z.int(),
     candidate_id: z.uuid(),
-    first_name: z.string(),
-    last_name: z.string(),
-    title: z.string(),
-    company: z.string(),
-    location: z.string(),
-    network_url: z.string(),
-    open_profile: z.boolean(),
-    premium: z.boolean(),
-    summary: z.string(),
+    ...resultPageFields,
     profile: z.record(z.string(), z.unknown()).nullable(),
   })
   .meta({ id: 'SearchRecord' });
