@@ -1,3 +1,4 @@
+import { DEFAULT_DATA_PRICES, type PriceName } from '../../src/billing/data-prices';
 import {
   companyParams,
   companyProfile,
@@ -18,8 +19,8 @@ import { sendData } from '../respond';
 import { defineRoute } from '../route-def';
 
 const common = { tag: 'Data', cost: 'usd', proposable: false, headers: dataHeaders, errors: DATA_ERRORS } as const;
-const priced = (usd: string) =>
-  `Billed ${usd} USD per call (the plan's price), as a cost event with the request id; an idempotent replay and a failed call are not billed.`;
+const priced = (price: PriceName) =>
+  `Billed ${DEFAULT_DATA_PRICES[price]} USD per call (the plan's price), as a cost event with the request id; an idempotent replay and a failed call are not billed.`;
 
 /** The caller; the Idempotency-Key header wins over the body's idempotencyKey. */
 function callerOf(ctx: ApiContext, headers: { 'Idempotency-Key'?: string }, body?: { idempotencyKey?: string }): DataCaller {
@@ -39,7 +40,7 @@ export const dataRoutes = [
     method: 'POST',
     path: '/data/search/web',
     auth: 'data:search:web',
-    costLine: priced('0.005'),
+    costLine: priced('web_search'),
     summary: 'Web search (Brave with a key, else the built-in page index); QPS-limited downstream.',
     body: webSearchBody,
     example: { query: 'Acme Robotics engineering blog', count: 5 },
@@ -54,7 +55,7 @@ export const dataRoutes = [
     method: 'POST',
     path: '/data/people/search',
     auth: 'data:people:search',
-    costLine: priced('0.02'),
+    costLine: priced('people_search'),
     summary: 'People search (People Data Labs with a key, else the built-in people database).',
     body: peopleSearchBody,
     example: { search: 'backend engineer', location: 'San Francisco', skills: ['TypeScript'], limit: 10 },
@@ -70,7 +71,7 @@ export const dataRoutes = [
     method: 'GET',
     path: '/data/people/{profileId}',
     auth: 'data:people:read',
-    costLine: priced('0.05'),
+    costLine: priced('people_read'),
     summary: 'A full profile (enrichment); concurrency-limited downstream. An unknown id is 404 and not billed.',
     params: profileParams,
     response: { kind: 'json', status: 200, data: personProfile, description: 'The profile and the source' },
@@ -84,7 +85,7 @@ export const dataRoutes = [
     method: 'POST',
     path: '/data/companies/search',
     auth: 'data:companies:search',
-    costLine: priced('0.01'),
+    costLine: priced('company_search'),
     summary: 'Company search (People Data Labs with a key, else the built-in company directory).',
     body: companySearchBody,
     example: { search: 'robotics', location: 'San Francisco', limit: 10 },
@@ -100,7 +101,7 @@ export const dataRoutes = [
     method: 'GET',
     path: '/data/companies/{companyId}',
     auth: 'data:companies:read',
-    costLine: priced('0.02'),
+    costLine: priced('company_read'),
     summary: 'A company (enrichment); concurrency-limited downstream. An unknown id is 404 and not billed.',
     params: companyParams,
     response: { kind: 'json', status: 200, data: companyProfile, description: 'The company and the source' },

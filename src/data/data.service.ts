@@ -1,20 +1,16 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { PriceName } from '../billing/data-prices';
 import type { Config } from '../config';
 import { costEventRepository } from '../db/cost-event.repository';
 import { idempotencyKeyRepository } from '../db/idempotency-key.repository';
 import type { Db } from '../db/knex';
-import { planRepository } from '../db/plan.repository';
 import type { Workspace } from '../db/workspace.repository';
 import { canonicalJson } from '../domain/criteria';
 import { AppError, notFound } from '../domain/errors';
 import { providersFor } from '../providers/resolution';
 import type { CompanySearchBody, PeopleSearchBody, WebSearchBody } from './data.schemas';
 import { companyProfileJson, companyResultsJson, peopleResultsJson, personProfileJson, webResultsJson } from './data.presenter';
-
-/** USD per call when the workspace's plan is unknown (DESIGN.md §9); plans carry their own. */
-export const DEFAULT_DATA_PRICES = { web_search: 0.005, people_search: 0.02, people_read: 0.05, company_search: 0.01, company_read: 0.02 } as const;
-export type PriceName = keyof typeof DEFAULT_DATA_PRICES;
 
 /** Who calls, under which operation, and the idempotency key if any (header first, then body). */
 export interface DataCaller {
@@ -31,11 +27,6 @@ export interface DataAnswer<T> {
 }
 
 const POLL_MS = 50;
-
-async function priceOf(db: Db, plan: string | null, price: PriceName): Promise<number> {
-  const row = plan ? await planRepository(db).find(plan) : undefined;
-  return row?.data_prices?.[price] ?? DEFAULT_DATA_PRICES[price];
-}
 
 /**
  * One billed data call (DESIGN.md §9). Without an idempotency key: the provider call, then its
@@ -58,7 +49,7 @@ export async function billedCall<T extends { source: string }>(
       requestId: caller.requestId,
       action: operation.action,
       keyId: caller.keyId,
-      usd: await priceOf(trx, caller.workspace.plan, operation.price),
+      usd: { plan: caller.workspace.plan, price: operation.price },
       units: 1,
       provider: data.source,
       uniqueKey: caller.idempotencyKey ? `data:${caller.workspace.id}:${caller.idempotencyKey}` : undefined,

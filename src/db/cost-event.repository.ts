@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_DATA_PRICES, type PriceName } from '../billing/data-prices';
 import type { Db } from './knex';
 
 export interface CostEventRow {
@@ -22,7 +23,8 @@ export interface NewCostEvent {
   action: string;
   keyId: string | null;
   credits?: number;
-  usd?: number;
+  /** USD, or the named price of the workspace's plan (read in the insert itself, no extra round trip). */
+  usd?: number | { plan: string | null; price: PriceName };
   units?: number;
   provider?: string | null;
   /** The ledger key of the billed effect: a retried write is a no-op. */
@@ -38,6 +40,10 @@ export interface CostEventFilter {
 }
 
 export const MAX_COST_EVENTS_LISTED = 500;
+
+/** The plan's price for one data call, else the default (DESIGN.md §9), as an SQL expression. */
+const planPrice = (db: Db, plan: string | null, price: PriceName) =>
+  db.raw(`coalesce((select (data_prices ->> ?)::numeric from plans where name = ?), ?)`, [price, plan, DEFAULT_DATA_PRICES[price]]);
 
 /** Cost events: written inside the transaction of the effect they bill (DESIGN.md §8). */
 export function costEventRepository(db: Db) {
@@ -59,7 +65,7 @@ export function costEventRepository(db: Db) {
           action: e.action,
           key_id: e.keyId,
           credits: e.credits ?? 0,
-          usd: e.usd ?? 0,
+          usd: typeof e.usd === 'object' ? planPrice(db, e.usd.plan, e.usd.price) : (e.usd ?? 0),
           units: e.units ?? 1,
           provider: e.provider ?? null,
           unique_key: e.uniqueKey ?? null,

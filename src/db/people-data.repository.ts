@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { PersonProfile } from '../domain/profile';
 import type { CandidateSummary } from '../providers/profile-source';
 import type { Db } from './knex';
@@ -48,6 +49,32 @@ export function peopleDataRepository(db: Db) {
     if (f.company) q.whereRaw('lower(company) = ?', [f.company]);
     return q;
   };
+  /**
+   * The matches of a filter up to PEOPLE_TOTAL_CAP, from people_search_totals when this revision
+   * of the people table was counted before (the next page of the same search, another client's
+   * same search), else counted and kept. The revision and the count are read in one statement, so
+   * under one snapshot; the same statement drops totals of older revisions.
+   */
+  const countMatches = async (f: PeopleFilter): Promise<number> => {
+    const filterKey = createHash('sha256').update(JSON.stringify(f)).digest('base64url');
+    const cached = await db('people_revision as r')
+      .join('people_search_totals as t', 't.revision', 'r.revision')
+      .where('t.filter_key', filterKey)
+      .first('t.total');
+    if (cached) return cached.total;
+    const { rows } = await db.raw(
+      `with rev as (select revision from people_revision),
+        counted as (select count(*)::int as total from (?) as capped),
+        stale as (delete from people_search_totals where revision < (select revision from rev) and filter_key <> ?),
+        kept as (
+          insert into people_search_totals (filter_key, revision, total) select ?, rev.revision, counted.total from rev, counted
+          on conflict (filter_key) do update set revision = excluded.revision, total = excluded.total
+            where people_search_totals.revision <= excluded.revision)
+      select total from counted`,
+      [matching(f).select(db.raw('1')).limit(PEOPLE_TOTAL_CAP), filterKey, filterKey],
+    );
+    return rows[0].total;
+  };
   return {
     async search(f: PeopleFilter, limit: number, offset: number): Promise<{ rows: CandidateSummary[]; total: number }> {
       const rows: CandidateSummary[] = await matching(f)
@@ -60,8 +87,7 @@ export function peopleDataRepository(db: Db) {
         .offset(offset);
       // A page that is not full (and not past the end) ends the matches: no count needed.
       if (rows.length < limit && (rows.length > 0 || offset === 0)) return { rows, total: offset + rows.length };
-      const [{ n }] = await db.from(matching(f).select(db.raw('1')).limit(PEOPLE_TOTAL_CAP).as('capped')).count({ n: '*' });
-      return { rows, total: Math.max(Number(n), offset + rows.length) };
+      return { rows, total: Math.max(await countMatches(f), offset + rows.length) };
     },
     async profile(id: string): Promise<PersonProfile | undefined> {
       const row: { profile: PersonProfile } | undefined = await db('people_profiles').where({ id }).first('profile');

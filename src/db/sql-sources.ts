@@ -14,6 +14,7 @@ export const SQL_SOURCES = [
   'webhook-attempt-context',
   'record-webhook-attempt',
   'search-people-csv',
+  'people-revision-bump',
 ] as const;
 
 export type SqlSource = (typeof SQL_SOURCES)[number];

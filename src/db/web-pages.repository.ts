@@ -73,28 +73,30 @@ export function webPagesRepository(db: Db) {
      * undated pages (a few per company) are found through their small partial GIN index — always,
      * hence the materialized CTE: walking the primary key instead, as the planner would for a term
      * common among dated pages only, reads the whole table — and sorted; the dated ones walk
-     * web_pages_dated_idx for a common term and sort the GIN matches of a rare one.
+     * web_pages_dated_idx for a common term and sort the GIN matches of a rare one. One statement
+     * (one round trip): a UNION ALL under the LIMIT, whose Append reads its parts in order and
+     * never starts the dated part when the undated one fills the page (an ORDER BY over both would
+     * run it always: 0.77× the throughput). web_pages has parallel_workers = 0, so no Parallel
+     * Append interleaves the parts.
      */
     async search(query: string, count: number): Promise<Pick<WebPageRow, 'title' | 'url' | 'snippet' | 'published_at'>[]> {
-      const columns = ['title', 'url', 'snippet', 'published_at'];
+      const columns = ['id', 'title', 'url', 'snippet', 'published_at'];
       const matching = () => db('web_pages').whereRaw(`search_vector @@ websearch_to_tsquery('english', ?)`, [query]);
       // Ids only in the CTE (thousands for a common company word); the columns for the page alone.
-      const undated = await db
-        .withMaterialized('undated', matching().whereNull('published_at').select('id'))
-        .select(columns)
-        .from('web_pages')
-        .whereIn('id', db('undated').select('id').orderBy('id').limit(count))
-        .orderBy('id');
-      if (undated.length === count) return undated;
-      const dated = await matching()
+      const undated = db('web_pages').select(columns).whereIn('id', db('undated').select('id').orderBy('id').limit(count)).orderBy('id');
+      const dated = matching()
         .select(columns)
         .whereNotNull('published_at')
         .orderBy([
           { column: 'published_at', order: 'desc' },
           { column: 'id', order: 'asc' },
         ])
-        .limit(count - undated.length);
-      return [...undated, ...dated];
+        .limit(count);
+      return db
+        .withMaterialized('undated', matching().whereNull('published_at').select('id'))
+        .select('title', 'url', 'snippet', 'published_at')
+        .from(db.unionAll([undated, dated], true).as('page'))
+        .limit(count);
     },
   };
 }

@@ -5,7 +5,7 @@ import { costEventRepository } from '../db/cost-event.repository';
 import type { Db } from '../db/knex';
 import { liveSearchPagesRepository } from '../db/live-search-pages.repository';
 import { peopleRepository } from '../db/people.repository';
-import { planRepository } from '../db/plan.repository';
+import type { PriceName } from '../billing/data-prices';
 import { searchPassRepository } from '../db/search-pass.repository';
 import { searchRepository } from '../db/search.repository';
 import { workspaceRepository } from '../db/workspace.repository';
@@ -22,8 +22,6 @@ import { providersFor, resolveSource } from './resolution';
 const PROVIDER = 'peopledatalabs' as const;
 /** People from People Data Labs are stored under `pdl:<pdl id>`, apart from the corpus's ids. */
 export const LIVE_ID_PREFIX = 'pdl:';
-/** USD per call when the workspace's plan names no price (the plans' default, DESIGN.md §9). */
-const DEFAULT_PRICES = { people_search: 0.02, people_read: 0.05 } as const;
 
 /** Cost-event keys of a live pass: one per billed provider call, so a retried activity bills once. */
 export const liveCostKeys = {
@@ -109,12 +107,17 @@ export function liveProfileSource(
 ): ProfileSource {
   const { provider, breaker, pass, heartbeat } = deps;
   const costs = costEventRepository(db);
-  const price = async (name: keyof typeof DEFAULT_PRICES) => {
-    const plan = pass.plan ? await planRepository(db).find(pass.plan) : undefined;
-    return plan?.data_prices?.[name] ?? DEFAULT_PRICES[name];
-  };
-  const bill = (trx: Db, action: string, usd: number, uniqueKey: string) =>
-    costEventRepository(trx).record({ workspaceId: pass.workspaceId, requestId: null, action, keyId: pass.keyId, usd, provider: PROVIDER, uniqueKey });
+  // Priced by the plan (DESIGN.md §9) in the cost event's insert.
+  const bill = (trx: Db, action: string, price: PriceName, uniqueKey: string) =>
+    costEventRepository(trx).record({
+      workspaceId: pass.workspaceId,
+      requestId: null,
+      action,
+      keyId: pass.keyId,
+      usd: { plan: pass.plan, price },
+      provider: PROVIDER,
+      uniqueKey,
+    });
 
   return {
     name: PROVIDER,
@@ -125,11 +128,10 @@ export function liveProfileSource(
       await breaker.ensureClosed(PROVIDER);
       const answer = await breaker.call(PROVIDER, () => provider.searchPeople(liveQuery(criteria, page, pageSize)));
       const results = answer.results.map((r) => ({ ...r, person_id: LIVE_ID_PREFIX + r.person_id }));
-      const usd = await price('people_search');
       await db.transaction(async (trx) => {
         await liveSearchPagesRepository(trx).insert(pass.searchId, pass.pass, page, results);
         // PDL bills a search that found people; one that matched nothing (its 404) is free.
-        if (results.length) await bill(trx, 'search_live_page', usd, liveCostKeys.page(pass.searchId, pass.pass, page));
+        if (results.length) await bill(trx, 'search_live_page', 'people_search', liveCostKeys.page(pass.searchId, pass.pass, page));
       });
       return results;
     },
@@ -147,7 +149,6 @@ export function liveProfileSource(
       if (toRead.length === 0) return out;
 
       await breaker.ensureClosed(PROVIDER);
-      const usd = await price('people_read');
       await eachLimited(toRead, config.providerLimits.peopleDataLabsConcurrency, async (id) => {
         const found = await whileBusy(() => breaker.call(PROVIDER, () => provider.enrichPerson(id.slice(LIVE_ID_PREFIX.length))), heartbeat);
         heartbeat();
@@ -155,7 +156,7 @@ export function liveProfileSource(
         const profile: PersonProfile = { ...found, id, years_experience: Math.round(found.years_experience) };
         await db.transaction(async (trx) => {
           await peopleRepository(trx).upsert([{ row: personRow(profile), profile }]);
-          await bill(trx, 'search_live_read', usd, liveCostKeys.read(pass.searchId, pass.pass, id));
+          await bill(trx, 'search_live_read', 'people_read', liveCostKeys.read(pass.searchId, pass.pass, id));
         });
         out.set(id, profile);
       });

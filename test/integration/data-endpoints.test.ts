@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { personRow } from '../../src/corpus/loader';
 import { createCredential } from '../../src/credentials/credentials.service';
+import { peopleRepository } from '../../src/db/people.repository';
 import { startBraveFake, BRAVE_GOOD_KEY, type BraveFake } from '../fakes/brave-fake';
 import { startPdlFake, PDL_GOOD_KEY, type PdlFake } from '../fakes/pdl-fake';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
@@ -100,6 +102,60 @@ describe('built-in sources (no credential, no server key)', () => {
     expect(await costsOf(missing.requestId)).toEqual([]);
     expect((await call(fx, 'GET', '/data/companies/c99999')).body.error.code).toBe('company_not_found');
     expect(pdl.calls() + brave.calls()).toBe(0);
+  });
+});
+
+describe('prices', () => {
+  it("bills the plan's own price, and the default for a workspace without a plan", async () => {
+    const plan = `priced-${randomUUID().slice(0, 8)}`;
+    const starter = await stack.db('plans').where({ name: 'starter' }).first();
+    await stack.db('plans').insert({ ...starter, name: plan, data_prices: JSON.stringify({ ...starter.data_prices, web_search: 0.0123 }) });
+    const custom = await workspaceWithKey(stack.db, { plan });
+    const web = await call(custom, 'POST', '/data/search/web', { query: 'engineering', count: 1 });
+    expect(web.status).toBe(200);
+    expect(await costsOf(web.requestId)).toEqual([expect.objectContaining({ action: 'search_web', usd: '0.0123' })]);
+    const planless = await workspaceWithKey(stack.db, { plan: null });
+    const people = await call(planless, 'POST', '/data/people/search', { search: 'engineer', limit: 1 });
+    expect(await costsOf(people.requestId)).toEqual([expect.objectContaining({ action: 'search_people', usd: '0.0200' })]);
+  });
+});
+
+describe('people search totals, kept per people revision', () => {
+  it('a total counted once serves the next pages; a write to people makes the next call count again', async () => {
+    const fx = await workspaceWithKey(stack.db);
+    const body = { search: 'engineer', location: 'London', limit: 2 };
+    const first = await call(fx, 'POST', '/data/people/search', body);
+    const total: number = first.body.data.total;
+    expect(total).toBeGreaterThan(2);
+    const revision = async () => Number((await stack.db('people_revision').first('revision')).revision);
+    const rev = await revision();
+    // Kept under the current revision (other tests' filters may be kept beside it).
+    expect(Number((await stack.db('people_search_totals').where({ revision: rev, total }).count({ n: '*' }))[0].n)).toBeGreaterThan(0);
+
+    // The next page reads the kept total (marked here to tell it from a fresh count).
+    await stack
+      .db('people_search_totals')
+      .where({ revision: rev, total })
+      .update({ total: total + 1000 });
+    const second = await call(fx, 'POST', '/data/people/search', { ...body, offset: 2 });
+    expect(second.body.data.total).toBe(total + 1000);
+    expect(second.body.meta.total).toBe(total + 1000);
+
+    // A person added to the people database (as a live search stores one) bumps the revision: counted again.
+    const [sample] = second.body.data.results;
+    const profile = (await peopleRepository(stack.db).profiles([sample.person_id])).get(sample.person_id)!;
+    const copy = { ...profile, id: `test:${randomUUID()}` };
+    await stack.db.transaction((trx) => peopleRepository(trx).upsert([{ row: personRow(copy), profile: copy }]));
+    expect(await revision()).toBeGreaterThan(rev);
+    const third = await call(fx, 'POST', '/data/people/search', body);
+    expect(third.body.data.total).toBe(total + 1);
+    expect(third.body.data.results.map((p: { person_id: string }) => p.person_id)).toHaveLength(2);
+
+    await stack.db.transaction(async (trx) => {
+      await trx('people_profiles').where({ id: copy.id }).delete();
+      await trx('people').where({ id: copy.id }).delete();
+    });
+    expect((await call(fx, 'POST', '/data/people/search', body)).body.data.total).toBe(total);
   });
 });
 
