@@ -22,6 +22,9 @@ export interface PeopleFilter {
 /** `total` counts matches up to this many (the depth PDL pages to); a deeper page reports at least its own end. */
 export const PEOPLE_TOTAL_CAP = 10_000;
 
+/** The revision below which this process last dropped kept totals, per database. */
+const prunedBelow = new WeakMap<Db, string>();
+
 /** `column = value` for one value (so a composite btree can be walked in order), `= any(…)` for several. */
 const oneOf = (db: Db, values: string[]) => (values.length === 1 ? values[0] : db.raw('any(?::text[])', [values]));
 
@@ -53,7 +56,7 @@ export function peopleDataRepository(db: Db) {
    * The matches of a filter up to PEOPLE_TOTAL_CAP, from people_search_totals when this revision
    * of the people table was counted before (the next page of the same search, another client's
    * same search), else counted and kept. The revision and the count are read in one statement, so
-   * under one snapshot; the same statement drops totals of older revisions.
+   * under one snapshot.
    */
   const countMatches = async (f: PeopleFilter): Promise<number> => {
     const filterKey = createHash('sha256').update(JSON.stringify(f)).digest('base64url');
@@ -65,15 +68,25 @@ export function peopleDataRepository(db: Db) {
     const { rows } = await db.raw(
       `with rev as (select revision from people_revision),
         counted as (select count(*)::int as total from (?) as capped),
-        stale as (delete from people_search_totals where revision < (select revision from rev) and filter_key <> ?),
         kept as (
           insert into people_search_totals (filter_key, revision, total) select ?, rev.revision, counted.total from rev, counted
           on conflict (filter_key) do update set revision = excluded.revision, total = excluded.total
             where people_search_totals.revision <= excluded.revision)
-      select total from counted`,
-      [matching(f).select(db.raw('1')).limit(PEOPLE_TOTAL_CAP), filterKey, filterKey],
+      select rev.revision, counted.total from rev, counted`,
+      [matching(f).select(db.raw('1')).limit(PEOPLE_TOTAL_CAP), filterKey],
     );
-    return rows[0].total;
+    const { revision, total } = rows[0] as { revision: string; total: number };
+    if (prunedBelow.get(db) !== revision) {
+      prunedBelow.set(db, revision);
+      // Totals of older revisions are never read again. Rows another call holds are skipped, so
+      // this statement never waits (and never deadlocks with a concurrent count's upsert).
+      await db.raw(
+        `delete from people_search_totals where filter_key in
+          (select filter_key from people_search_totals where revision < ? for update skip locked)`,
+        [revision],
+      );
+    }
+    return total;
   };
   return {
     async search(f: PeopleFilter, limit: number, offset: number): Promise<{ rows: CandidateSummary[]; total: number }> {

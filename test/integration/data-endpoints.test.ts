@@ -149,6 +149,17 @@ describe('people search totals, kept per people revision', () => {
     expect(await revision()).toBeGreaterThan(rev);
     const third = await call(fx, 'POST', '/data/people/search', body);
     expect(third.body.data.total).toBe(total + 1);
+    // Counting under the new revision dropped the totals of older ones.
+    expect(
+      Number(
+        (
+          await stack
+            .db('people_search_totals')
+            .where('revision', '<', await revision())
+            .count({ n: '*' })
+        )[0].n,
+      ),
+    ).toBe(0);
     expect(third.body.data.results.map((p: { person_id: string }) => p.person_id)).toHaveLength(2);
 
     await stack.db.transaction(async (trx) => {
