@@ -24,8 +24,8 @@ const priced = (price: PriceName) =>
 
 /** The caller; the Idempotency-Key header wins over the body's idempotencyKey. */
 function callerOf(ctx: ApiContext, headers: { 'Idempotency-Key'?: string }, body?: { idempotencyKey?: string }): DataCaller {
-  const { workspace, key } = authOf(ctx);
-  return { workspace, keyId: key.id, requestId: ctx.state.requestId, idempotencyKey: headers['Idempotency-Key'] ?? body?.idempotencyKey };
+  const { workspace, key, credentialProviders } = authOf(ctx);
+  return { workspace, keyId: key.id, credentialProviders, requestId: ctx.state.requestId, idempotencyKey: headers['Idempotency-Key'] ?? body?.idempotencyKey };
 }
 
 function send(ctx: ApiContext, { data, replayed }: DataAnswer<object>, total?: number): void {

@@ -59,8 +59,16 @@ export interface ProviderKey {
 }
 
 /** DESIGN.md §9 resolution: the workspace's active credential, else the server-wide key, else null. */
-export async function resolveProviderKey(db: Db, config: Config, workspaceId: string, provider: ProviderId): Promise<ProviderKey | null> {
-  const row = await credentialRepository(db).activeFor(workspaceId, provider);
+export async function resolveProviderKey(
+  db: Db,
+  config: Config,
+  workspaceId: string,
+  provider: ProviderId,
+  credentialProviders?: readonly string[],
+): Promise<ProviderKey | null> {
+  // Known from the key check (KeyWithWorkspace.credentialProviders): no credential, no lookup.
+  const mayHaveCredential = credentialProviders?.includes(provider) ?? true;
+  const row = mayHaveCredential ? await credentialRepository(db).activeFor(workspaceId, provider) : undefined;
   if (row) return { apiKey: decryptKey(config, row), source: 'workspace' };
   const server = config.providers[provider].apiKey;
   return server ? { apiKey: server, source: 'server' } : null;

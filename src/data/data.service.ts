@@ -16,6 +16,8 @@ import { companyProfileJson, companyResultsJson, peopleResultsJson, personProfil
 export interface DataCaller {
   workspace: Pick<Workspace, 'id' | 'plan'>;
   keyId: string | null;
+  /** The workspace's active credential providers, read with its key (KeyWithWorkspace). */
+  credentialProviders?: readonly string[];
   requestId: string;
   idempotencyKey?: string;
 }
@@ -98,7 +100,7 @@ export async function billedCall<T extends { source: string }>(
 export function searchWeb(db: Db, config: Config, caller: DataCaller, body: WebSearchBody) {
   const { idempotencyKey: _key, ...request } = body;
   return billedCall(db, config, caller, { action: 'search_web', price: 'web_search', request }, async () => {
-    const provider = await providersFor(db, config).webSearch(caller.workspace.id);
+    const provider = await providersFor(db, config).webSearch(caller.workspace.id, caller.credentialProviders);
     return webResultsJson(await provider.search(body.query, body.count), provider.source);
   });
 }
@@ -106,14 +108,14 @@ export function searchWeb(db: Db, config: Config, caller: DataCaller, body: WebS
 export function searchPeople(db: Db, config: Config, caller: DataCaller, body: PeopleSearchBody) {
   const { idempotencyKey: _key, ...request } = body;
   return billedCall(db, config, caller, { action: 'search_people', price: 'people_search', request }, async () => {
-    const provider = await providersFor(db, config).profileData(caller.workspace.id);
+    const provider = await providersFor(db, config).profileData(caller.workspace.id, caller.credentialProviders);
     return peopleResultsJson(await provider.searchPeople(request), provider.source);
   });
 }
 
 export function readPerson(db: Db, config: Config, caller: DataCaller, profileId: string) {
   return billedCall(db, config, caller, { action: 'get_person', price: 'people_read', request: { profileId } }, async () => {
-    const provider = await providersFor(db, config).profileData(caller.workspace.id);
+    const provider = await providersFor(db, config).profileData(caller.workspace.id, caller.credentialProviders);
     const profile = await provider.enrichPerson(profileId);
     if (!profile) throw notFound('profile_not_found', 'Profile');
     return personProfileJson(profile, provider.source);
@@ -123,14 +125,14 @@ export function readPerson(db: Db, config: Config, caller: DataCaller, profileId
 export function searchCompanies(db: Db, config: Config, caller: DataCaller, body: CompanySearchBody) {
   const { idempotencyKey: _key, ...request } = body;
   return billedCall(db, config, caller, { action: 'search_companies', price: 'company_search', request }, async () => {
-    const provider = await providersFor(db, config).profileData(caller.workspace.id);
+    const provider = await providersFor(db, config).profileData(caller.workspace.id, caller.credentialProviders);
     return companyResultsJson(await provider.searchCompanies(request), provider.source);
   });
 }
 
 export function readCompany(db: Db, config: Config, caller: DataCaller, companyId: string) {
   return billedCall(db, config, caller, { action: 'get_company', price: 'company_read', request: { companyId } }, async () => {
-    const provider = await providersFor(db, config).profileData(caller.workspace.id);
+    const provider = await providersFor(db, config).profileData(caller.workspace.id, caller.credentialProviders);
     const company = await provider.enrichCompany(companyId);
     if (!company) throw notFound('company_not_found', 'Company');
     return companyProfileJson(company, provider.source);

@@ -23,6 +23,11 @@ export interface ApiKey {
 export interface KeyWithWorkspace {
   key: ApiKey;
   workspace: Workspace;
+  /**
+   * The providers the workspace had an active credential for when the key was checked (read with
+   * it, `authenticate_key`); absent where the key was read without them.
+   */
+  credentialProviders?: readonly string[];
 }
 
 export interface NewKey {

@@ -52,19 +52,15 @@ export function peopleDataRepository(db: Db) {
     if (f.company) q.whereRaw('lower(company) = ?', [f.company]);
     return q;
   };
+  /** The kept total of a filter under the people table's current revision (null when not counted yet), as a subquery. */
+  const keptTotal = (filterKey: string) =>
+    db('people_revision as r').join('people_search_totals as t', 't.revision', 'r.revision').where('t.filter_key', filterKey).select('t.total');
   /**
-   * The matches of a filter up to PEOPLE_TOTAL_CAP, from people_search_totals when this revision
-   * of the people table was counted before (the next page of the same search, another client's
-   * same search), else counted and kept. The revision and the count are read in one statement, so
-   * under one snapshot.
+   * Counts the matches of a filter up to PEOPLE_TOTAL_CAP and keeps the count under the people
+   * table's revision, read in the same statement (one snapshot): the next page of the same search,
+   * or another client's same search, reads it (keptTotal) until people are written again.
    */
-  const countMatches = async (f: PeopleFilter): Promise<number> => {
-    const filterKey = createHash('sha256').update(JSON.stringify(f)).digest('base64url');
-    const cached = await db('people_revision as r')
-      .join('people_search_totals as t', 't.revision', 'r.revision')
-      .where('t.filter_key', filterKey)
-      .first('t.total');
-    if (cached) return cached.total;
+  const countMatches = async (f: PeopleFilter, filterKey: string): Promise<number> => {
     const { rows } = await db.raw(
       `with rev as (select revision from people_revision),
         counted as (select count(*)::int as total from (?) as capped),
@@ -90,17 +86,23 @@ export function peopleDataRepository(db: Db) {
   };
   return {
     async search(f: PeopleFilter, limit: number, offset: number): Promise<{ rows: CandidateSummary[]; total: number }> {
-      const rows: CandidateSummary[] = await matching(f)
+      const filterKey = createHash('sha256').update(JSON.stringify(f)).digest('base64url');
+      // The page, and on each of its rows the kept total if any (one round trip, one snapshot).
+      const page: (CandidateSummary & { kept_total: number | null })[] = await matching(f)
         .select('id as person_id', 'first_name', 'last_name', 'title', 'company', 'location', 'network_url', 'open_profile', 'premium', 'summary')
+        .select(keptTotal(filterKey).as('kept_total'))
         .orderBy([
           { column: 'updated_at', order: 'desc' },
           { column: 'id', order: 'asc' },
         ])
         .limit(limit)
         .offset(offset);
+      const rows = page.map(({ kept_total: _kept, ...row }) => row);
       // A page that is not full (and not past the end) ends the matches: no count needed.
       if (rows.length < limit && (rows.length > 0 || offset === 0)) return { rows, total: offset + rows.length };
-      return { rows, total: Math.max(await countMatches(f), offset + rows.length) };
+      // A page past the end carries no row to read the kept total from.
+      const kept = page.length ? page[0].kept_total : ((await keptTotal(filterKey).first()) as { total: number } | undefined)?.total;
+      return { rows, total: Math.max(kept ?? (await countMatches(f, filterKey)), offset + rows.length) };
     },
     async profile(id: string): Promise<PersonProfile | undefined> {
       const row: { profile: PersonProfile } | undefined = await db('people_profiles').where({ id }).first('profile');

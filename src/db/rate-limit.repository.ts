@@ -46,7 +46,8 @@ export function rateLimitRepository(db: Db) {
       const { rows } = await db.raw('select key, workspace, allowed, counts from authenticate_key(?, ?)', [keyHash, windowStart]);
       const row = rows[0] as { key: Record<string, unknown> | null; workspace: Record<string, unknown>; allowed: boolean | null; counts: number[] | null };
       if (!row.key) return { usable: false };
-      const found = reviveKeyWithWorkspace(row.key, row.workspace);
+      const { credential_providers: credentialProviders, ...workspace } = row.workspace;
+      const found = { ...reviveKeyWithWorkspace(row.key, workspace), credentialProviders: credentialProviders as string[] | undefined };
       if (row.allowed === null) return { found, usable: false };
       const buckets = [
         { name: 'key', limit: found.key.rate_limit_per_minute },

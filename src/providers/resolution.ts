@@ -32,9 +32,15 @@ const HAS_BUILTIN: Record<Capability, boolean> = { profile_data: true, web_searc
  * server-wide key (both through resolveProviderKey, the one place keys are resolved), else the
  * built-in source where one exists, else 424 provider_unavailable.
  */
-export async function resolveSource(db: Db, config: Config, workspaceId: string, capability: Capability): Promise<SourceChoice> {
+export async function resolveSource(
+  db: Db,
+  config: Config,
+  workspaceId: string,
+  capability: Capability,
+  credentialProviders?: readonly string[],
+): Promise<SourceChoice> {
   const provider = CAPABILITY_VENDOR[capability];
-  const key = await resolveProviderKey(db, config, workspaceId, provider);
+  const key = await resolveProviderKey(db, config, workspaceId, provider, credentialProviders);
   if (key) return { kind: 'vendor', provider, apiKey: key.apiKey, origin: key.source };
   if (HAS_BUILTIN[capability]) return { kind: 'builtin' };
   throw providerUnavailable(capability.replace('_', ' '), [provider]);
@@ -46,8 +52,9 @@ export async function resolveSource(db: Db, config: Config, workspaceId: string,
  */
 export interface Providers {
   readonly limiter: DownstreamLimiter;
-  profileData(workspaceId: string): Promise<ProfileDataProvider>;
-  webSearch(workspaceId: string): Promise<WebSearchProvider>;
+  /** `credentialProviders`: the workspace's, when read with its key (skips a credential lookup). */
+  profileData(workspaceId: string, credentialProviders?: readonly string[]): Promise<ProfileDataProvider>;
+  webSearch(workspaceId: string, credentialProviders?: readonly string[]): Promise<WebSearchProvider>;
   languageModel(workspaceId: string): Promise<LanguageModelProvider>;
   contactData(workspaceId: string): Promise<ContactDataProvider>;
 }
@@ -55,18 +62,18 @@ export interface Providers {
 export function createProviders(db: Db, config: Config): Providers {
   const limiter = downstreamLimiter(db, config);
   const timeoutMs = config.providerLimits.timeoutMs;
-  const vendor = async (workspaceId: string, capability: Capability) => {
-    const choice = await resolveSource(db, config, workspaceId, capability);
+  const vendor = async (workspaceId: string, capability: Capability, credentialProviders?: readonly string[]) => {
+    const choice = await resolveSource(db, config, workspaceId, capability, credentialProviders);
     return choice.kind === 'vendor' ? { baseUrl: config.providers[choice.provider].baseUrl, apiKey: choice.apiKey, timeoutMs, limiter } : null;
   };
   return {
     limiter,
-    async profileData(workspaceId) {
-      const settings = await vendor(workspaceId, 'profile_data');
+    async profileData(workspaceId, credentialProviders) {
+      const settings = await vendor(workspaceId, 'profile_data', credentialProviders);
       return settings ? peopleDataLabsProvider(settings) : builtinProfileData(db);
     },
-    async webSearch(workspaceId) {
-      const settings = await vendor(workspaceId, 'web_search');
+    async webSearch(workspaceId, credentialProviders) {
+      const settings = await vendor(workspaceId, 'web_search', credentialProviders);
       return settings ? braveProvider(settings) : builtinWebSearch(db);
     },
     async languageModel(workspaceId) {

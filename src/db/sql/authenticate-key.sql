@@ -16,5 +16,10 @@ begin
     return;
   end if;
   select * into r from rate_limit_hit(array['key:' || k.id, 'workspace:' || w.id], array[k.rate_limit_per_minute, w.rate_limit_per_minute], p_window);
-  return query select to_jsonb(k), to_jsonb(w), r.allowed, r.counts;
+  -- The providers the workspace has an active credential for: a data call to any other provider
+  -- resolves its source without reading the credentials table again.
+  return query select to_jsonb(k),
+    to_jsonb(w) || jsonb_build_object('credential_providers',
+      coalesce((select jsonb_agg(distinct c.provider) from credentials c where c.workspace_id = w.id and c.is_active), '[]'::jsonb)),
+    r.allowed, r.counts;
 end $$;
