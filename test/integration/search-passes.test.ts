@@ -36,7 +36,7 @@ async function completedSearch(f: KeyFixture, body: unknown = { criteria }) {
   return { projectId, search };
 }
 
-async function waitForPass(f: KeyFixture, searchId: string, pass: number) {
+async function waitForPass(f: KeyFixture, searchId: string, pass: number, timeoutMs = 60_000) {
   let record: any;
   await waitFor(
     `pass ${pass}`,
@@ -46,7 +46,7 @@ async function waitForPass(f: KeyFixture, searchId: string, pass: number) {
         record.last_pass.pass === pass && ['complete', 'failed'].includes(record.last_pass.status) && record.status !== 'running' && record.status !== 'queued'
       );
     },
-    60_000,
+    timeoutMs,
     150,
   );
   return record;
@@ -142,7 +142,9 @@ describe('POST /v1/projects/{projectId}/expand', () => {
     expect(res.status).toBe(202);
     expect(await balance(f)).toBe(3);
     await stack.temporal.client.workflow.getHandle(`expansion-${projectId}-1`).cancel(); // reaches the waiting pass
-    const restored = await waitForPass(f, search.id, 2);
+    // Generous: on a loaded host this cancellation has once taken over 60 s to be handled (the run
+    // logged a workflow task that timed out, "Task not found when completing", and was retried).
+    const restored = await waitForPass(f, search.id, 2, 110_000);
     expect(restored).toMatchObject({ status: 'complete', outcome: search.outcome, stop_reason: search.stop_reason, last_pass: { status: 'failed' } });
     expect(await balance(f)).toBe(4);
 
@@ -152,7 +154,7 @@ describe('POST /v1/projects/{projectId}/expand', () => {
     await waitForPass(f, search.id, 3);
     expect(await balance(f)).toBe(3);
     expect(await stack.db('credit_ledger').where({ workspace_id: f.workspace.id, reason: 'search:refund' }).count({ n: '*' }).first()).toEqual({ n: 1 });
-  }, 120_000); // hung past 60 s once in ~10 runs (the file normally takes 11 s); cause not found yet
+  }, 180_000); // past 60 s once in ~10 runs (the file normally takes 11 s); a retried workflow task seen, cause not proven
 });
 
 describe('scoring preview and apply', () => {
