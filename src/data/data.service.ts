@@ -97,6 +97,9 @@ export async function billedCall<T extends { source: string }>(
   return { data, replayed: false };
 }
 
+/** The caller's profile data source (their credential, the server key or built-in, DESIGN.md §9). */
+const profileDataFor = (db: Db, config: Config, caller: DataCaller) => providersFor(db, config).profileData(caller.workspace.id, caller.credentialProviders);
+
 export function searchWeb(db: Db, config: Config, caller: DataCaller, body: WebSearchBody) {
   const { idempotencyKey: _key, ...request } = body;
   return billedCall(db, config, caller, { action: 'search_web', price: 'web_search', request }, async () => {
@@ -108,14 +111,14 @@ export function searchWeb(db: Db, config: Config, caller: DataCaller, body: WebS
 export function searchPeople(db: Db, config: Config, caller: DataCaller, body: PeopleSearchBody) {
   const { idempotencyKey: _key, ...request } = body;
   return billedCall(db, config, caller, { action: 'search_people', price: 'people_search', request }, async () => {
-    const provider = await providersFor(db, config).profileData(caller.workspace.id, caller.credentialProviders);
+    const provider = await profileDataFor(db, config, caller);
     return peopleResultsJson(await provider.searchPeople(request), provider.source);
   });
 }
 
 export function readPerson(db: Db, config: Config, caller: DataCaller, profileId: string) {
   return billedCall(db, config, caller, { action: 'get_person', price: 'people_read', request: { profileId } }, async () => {
-    const provider = await providersFor(db, config).profileData(caller.workspace.id, caller.credentialProviders);
+    const provider = await profileDataFor(db, config, caller);
     const profile = await provider.enrichPerson(profileId);
     if (!profile) throw notFound('profile_not_found', 'Profile');
     return personProfileJson(profile, provider.source);
@@ -125,14 +128,14 @@ export function readPerson(db: Db, config: Config, caller: DataCaller, profileId
 export function searchCompanies(db: Db, config: Config, caller: DataCaller, body: CompanySearchBody) {
   const { idempotencyKey: _key, ...request } = body;
   return billedCall(db, config, caller, { action: 'search_companies', price: 'company_search', request }, async () => {
-    const provider = await providersFor(db, config).profileData(caller.workspace.id, caller.credentialProviders);
+    const provider = await profileDataFor(db, config, caller);
     return companyResultsJson(await provider.searchCompanies(request), provider.source);
   });
 }
 
 export function readCompany(db: Db, config: Config, caller: DataCaller, companyId: string) {
   return billedCall(db, config, caller, { action: 'get_company', price: 'company_read', request: { companyId } }, async () => {
-    const provider = await providersFor(db, config).profileData(caller.workspace.id, caller.credentialProviders);
+    const provider = await profileDataFor(db, config, caller);
     const company = await provider.enrichCompany(companyId);
     if (!company) throw notFound('company_not_found', 'Company');
     return companyProfileJson(company, provider.source);

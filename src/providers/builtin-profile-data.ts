@@ -2,7 +2,8 @@ import { companiesRepository } from '../db/companies.repository';
 import type { Db } from '../db/knex';
 import { peopleDataRepository } from '../db/people-data.repository';
 import { canonicalIndustry, canonicalSkill, COUNTRIES, findMetro } from '../reference/taxonomy';
-import type { CompanyProfile, ProfileDataProvider } from './capabilities';
+import type { CompanyRecord } from '../corpus/company-directory';
+import type { CompanyProfile, CompanySummary, ProfileDataProvider } from './capabilities';
 
 /** A free-text place as filters: a known metro, else a known country, else a substring of the location. */
 export function placeFilter(location: string | undefined): { metros: string[]; countries: string[]; locationLike: string | null } {
@@ -14,6 +15,17 @@ export function placeFilter(location: string | undefined): { metros: string[]; c
   if (country) return { metros: [], countries: [country], locationLike: null };
   return { metros: [], countries: [], locationLike: `%${place.replace(/[\\%_]/g, '\\$&')}%` };
 }
+
+/** A company of the built-in directory as a search result (and the head of its profile). */
+const companySummary = ({ id, name, industry, website, location, size, founded }: Omit<CompanyRecord, 'metro' | 'country'>): CompanySummary => ({
+  company_id: id,
+  name,
+  industry,
+  website,
+  location,
+  size,
+  founded,
+});
 
 /** The embedded default: people and companies from our own database (DESIGN.md §9). */
 export function builtinProfileData(db: Db): ProfileDataProvider {
@@ -49,7 +61,7 @@ export function builtinProfileData(db: Db): ProfileDataProvider {
         q.offset,
       );
       return {
-        results: rows.map(({ id, name, industry, website, location, size, founded }) => ({ company_id: id, name, industry, website, location, size, founded })),
+        results: rows.map(companySummary),
         total: rows[0]?.total ?? 0,
       };
     },
@@ -57,13 +69,7 @@ export function builtinProfileData(db: Db): ProfileDataProvider {
       const c = await companies.find(companyId);
       if (!c) return null;
       return {
-        company_id: c.id,
-        name: c.name,
-        industry: c.industry,
-        website: c.website,
-        location: c.location,
-        size: c.size,
-        founded: c.founded,
+        ...companySummary(c),
         employee_count: c.employee_count,
         summary: c.description,
         network_url: null,
