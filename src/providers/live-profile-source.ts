@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { PriceName } from '../billing/data-prices';
 import type { Config } from '../config';
 import { personRow } from '../corpus/loader';
 import { costEventRepository } from '../db/cost-event.repository';
 import type { Db } from '../db/knex';
 import { liveSearchPagesRepository } from '../db/live-search-pages.repository';
 import { peopleRepository } from '../db/people.repository';
-import type { PriceName } from '../billing/data-prices';
 import { searchPassRepository } from '../db/search-pass.repository';
 import { searchRepository } from '../db/search.repository';
 import { workspaceRepository } from '../db/workspace.repository';
