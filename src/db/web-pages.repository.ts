@@ -69,32 +69,34 @@ export function webPagesRepository(db: Db) {
     },
     /**
      * The first `count` pages matching a websearch-syntax query: undated pages (company sites: home,
-     * about, careers) in id order, then dated ones newest first. Never ranks every match: the
-     * undated pages (a few per company) are found through their small partial GIN index — always,
-     * hence the materialized CTE: walking the primary key instead, as the planner would for a term
-     * common among dated pages only, reads the whole table — and sorted; the dated ones walk
-     * web_pages_dated_idx for a common term and sort the GIN matches of a rare one. One statement
-     * (one round trip): a UNION ALL under the LIMIT, whose Append reads its parts in order and
-     * never starts the dated part when the undated one fills the page (an ORDER BY over both would
-     * run it always: 0.77× the throughput). web_pages has parallel_workers = 0, so no Parallel
-     * Append interleaves the parts.
+     * about, careers) first, then dated ones newest first. Never ranks every match.
+     * - Undated pages (a few per company) are found through their small partial GIN index and taken
+     *   in storage order (the order they were loaded in: id order for the generated pages, which are
+     *   never updated), so the scan stops at the `count`-th match. Sorting by id would visit every
+     *   match: "careers engineering" matches 4,315 company pages, 6 ms against 1.
+     * - Dated pages: a common term walks web_pages_dated_search_idx, checking `@@` on the vector the
+     *   index carries (no heap fetch per page passed), and a rare one sorts its GIN matches; either
+     *   way ids only, then the page's columns for the `count` found.
+     * One statement (one round trip): a UNION ALL under the LIMIT, whose Append reads its parts in
+     * order and never starts the dated part when the undated one fills the page (an ORDER BY over
+     * both would run it always: 0.77× the throughput). web_pages has parallel_workers = 0, so no
+     * Parallel Append interleaves the parts.
      */
     async search(query: string, count: number): Promise<Pick<WebPageRow, 'title' | 'url' | 'snippet' | 'published_at'>[]> {
-      const columns = ['id', 'title', 'url', 'snippet', 'published_at'];
       const matching = () => db('web_pages').whereRaw(`search_vector @@ websearch_to_tsquery('english', ?)`, [query]);
-      // Ids only in the CTE (thousands for a common company word); the columns for the page alone.
-      const undated = db('web_pages').select(columns).whereIn('id', db('undated').select('id').orderBy('id').limit(count)).orderBy('id');
-      const dated = matching()
-        .select(columns)
-        .whereNotNull('published_at')
-        .orderBy([
-          { column: 'published_at', order: 'desc' },
-          { column: 'id', order: 'asc' },
-        ])
-        .limit(count);
+      const newestFirst = (table: string) => [
+        { column: `${table}.published_at`, order: 'desc' as const },
+        { column: `${table}.id`, order: 'asc' as const },
+      ];
+      const undated = matching().select('title', 'url', 'snippet', 'published_at').whereNull('published_at').limit(count);
+      const datedIds = matching().select('id', 'published_at').whereNotNull('published_at').orderBy(newestFirst('web_pages')).limit(count);
+      const dated = db
+        .from(datedIds.as('d'))
+        .join('web_pages as w', 'w.id', 'd.id')
+        .select('w.title', 'w.url', 'w.snippet', 'w.published_at')
+        .orderBy(newestFirst('d'));
       return db
-        .withMaterialized('undated', matching().whereNull('published_at').select('id'))
-        .select('title', 'url', 'snippet', 'published_at')
+        .select('*')
         .from(db.unionAll([undated, dated], true).as('page'))
         .limit(count);
     },

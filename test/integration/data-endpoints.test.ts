@@ -105,6 +105,43 @@ describe('built-in sources (no credential, no server key)', () => {
   });
 });
 
+describe('built-in web search order', () => {
+  it('company sites first in storage order, then dated pages newest first: what sorting every match gives', async () => {
+    const fx = await workspaceWithKey(stack.db);
+    // The order spelled out over every match (the search itself stops early instead).
+    const everyMatchSorted = async (query: string, count: number): Promise<string[]> => {
+      const { rows } = await stack.db.raw(
+        `select url from ((select url from web_pages where search_vector @@ websearch_to_tsquery('english', :query) and published_at is null order by ctid limit :count)
+          union all (select url from web_pages where search_vector @@ websearch_to_tsquery('english', :query) and published_at is not null
+                     order by published_at desc, id limit :count)) page limit :count`,
+        { query, count },
+      );
+      return rows.map((r: { url: string }) => r.url);
+    };
+    const counts = async (query: string) =>
+      (
+        await stack.db.raw(
+          `select count(*) filter (where published_at is null)::int as undated, count(*) filter (where published_at is not null)::int as dated
+             from web_pages where search_vector @@ websearch_to_tsquery('english', ?)`,
+          [query],
+        )
+      ).rows[0] as { undated: number; dated: number };
+    // A company's name: its few site pages, then its news; a news word common among dated pages
+    // only (walked newest first); a company word with more site pages than one page holds.
+    const company = (await call(fx, 'GET', '/data/companies/c00005')).body.data.name as string;
+    const cases = [company, 'acquires', 'accounting'];
+    const [site, news, sites] = await Promise.all(cases.map(counts));
+    expect(site.undated >= 1 && site.undated < 20 && site.dated >= 1).toBe(true);
+    expect(news.undated === 0 && news.dated >= 100).toBe(true);
+    expect(sites.undated > 20 && sites.dated >= 1).toBe(true);
+    for (const query of cases) {
+      const web = await call(fx, 'POST', '/data/search/web', { query, count: 20 });
+      expect(web.status).toBe(200);
+      expect(web.body.data.results.map((r: { url: string }) => r.url)).toEqual(await everyMatchSorted(query, 20));
+    }
+  });
+});
+
 describe('prices', () => {
   it("bills the plan's own price, and the default for a workspace without a plan", async () => {
     const plan = `priced-${randomUUID().slice(0, 8)}`;
