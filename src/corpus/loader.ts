@@ -113,7 +113,7 @@ export async function loadWebPages(db: Db, opts: { size: number; seed: number; o
     (i) => generator.page(i),
     (loaded) => opts.onProgress?.({ loaded, total: opts.size, perSecond: Math.round(loaded / Math.max(0.001, (Date.now() - started) / 1000)) }),
   );
-  await pages.analyze();
+  await pages.vacuumAnalyze();
   return inserted;
 }
 
