@@ -15,6 +15,7 @@ import { routeTable } from './route-table';
 import { sessionRouter } from './session/session-router';
 import { sessionRoutes } from './session/session.routes';
 import { keyApiBridge } from './session/key-api-bridge';
+import { sessionErrors } from './session/session.middleware';
 import { serveBuiltApp } from './web/app.page';
 import { dependencyChecks } from './routes/health.routes';
 import { DOCS_PAGE_HEADERS, DOCS_SCRIPT_URL, renderDocsPage, SCALAR_BUNDLE_PATH } from './web/docs.page';
@@ -67,6 +68,11 @@ export function createApp(deps: ApiDeps, routes: readonly RouteDef[] = routeTabl
   if (metrics) app.use(metrics.middleware);
   app.use(requestId(deps.logger));
   app.use(errorHandler());
+  // Under /api every error takes the session API's shape: also those of the routes defined here
+  // and of the unknown-route fallback (a database outage there is 503 `{error, code}` too). The
+  // session and bridge routers shape their own errors the same way.
+  const sessionShaped = sessionErrors();
+  app.use((ctx, next) => (isSessionApiPath(ctx.path) ? sessionShaped(ctx, next) : next()));
 
   const router = keyApiRouter(routes, deps);
   app.use(router.routes());
@@ -173,7 +179,7 @@ export function createApp(deps: ApiDeps, routes: readonly RouteDef[] = routeTabl
   app.use(async (ctx) => {
     // Reached only when no route answered: 405 when the path exists under another method.
     await applyRateLimit(ctx as unknown as ApiContext, deps.db, [ipBucket(ctx, deps.config.unauthenticatedRateLimit)]);
-    const sessionApi = ctx.path === '/api' || ctx.path.startsWith('/api/');
+    const sessionApi = isSessionApiPath(ctx.path);
     const layers = sessionApi
       ? [...session.match(ctx.path, ctx.method).path, ...bridge.match(ctx.path, ctx.method).path]
       : router.match(ctx.path, ctx.method).path;
@@ -194,3 +200,5 @@ export function createApp(deps: ApiDeps, routes: readonly RouteDef[] = routeTabl
   });
   return app;
 }
+
+const isSessionApiPath = (path: string) => path === '/api' || path.startsWith('/api/');

@@ -102,6 +102,8 @@ describe('GET /v1/health when a dependency dies', () => {
       ['GET', '/api/me', undefined],
       ['POST', '/api/campaigns', { name: 'During the outage', channel: 'email' }],
       ['POST', '/api/auth/sign-in', { email: member.email, password: 'whatever it is' }],
+      // A route defined beside the session routers (a well-formed share token is looked up).
+      ['GET', '/api/shares/abcdefghijklmnopqrstuvwxyz', undefined],
     ] as const) {
       const res = await stack.request(method, path, { headers: member.headers, body });
       expect([res.status, res.body, res.headers.get('retry-after')]).toEqual([
