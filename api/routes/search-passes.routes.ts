@@ -59,11 +59,13 @@ export const searchPassRoutes = [
       'plan_required',
       'no_active_plan',
       'shortlist_allocation_exhausted',
+      'provider_unavailable',
+      'search_unavailable',
     ],
     response: { kind: 'json', status: 202, data: expansionStarted, description: 'The expansion pass, started' },
     async handler(ctx, { found }, { db, temporal, config }) {
       const { workspace, key } = authOf(ctx);
-      const expansion = await requestExpansion(db, { workspace, key, projectId: found.project.id, requestId: ctx.state.requestId });
+      const expansion = await requestExpansion(db, { workspace, key, projectId: found.project.id, requestId: ctx.state.requestId, config });
       const workflowId = await startPass(db, temporal, expansion.search, expansion.pass);
       sendData(
         ctx,

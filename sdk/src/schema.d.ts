@@ -4424,6 +4424,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description error.code: `provider_unavailable`, `search_unavailable` */
+            424: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "provider_unavailable",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description error.code: `rate_limited` */
             429: {
                 headers: {

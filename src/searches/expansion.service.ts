@@ -1,3 +1,4 @@
+import type { Config } from '../config';
 import type { ApiKey } from '../db/api-key.repository';
 import { costEventRepository } from '../db/cost-event.repository';
 import { creditLedgerRepository } from '../db/credit-ledger.repository';
@@ -9,7 +10,7 @@ import { workspaceRepository, type Workspace } from '../db/workspace.repository'
 import { broadenCriteria, MAX_EXPANSION_LEVEL, type Broadening } from '../domain/broadening';
 import type { ResolvedCriteria } from '../domain/criteria';
 import { AppError } from '../domain/errors';
-import { planCheck, requireCredit, reserveKey } from './launch.service';
+import { ensureLiveSearchPossible, planCheck, requireCredit, reserveKey } from './launch.service';
 import { workflowIds } from '../temporal/workflow-ids';
 
 export interface ExpansionRequest {
@@ -30,7 +31,7 @@ export interface ExpansionRequest {
  */
 export async function requestExpansion(
   db: Db,
-  req: { workspace: Workspace; key: ApiKey; projectId: string; requestId?: string | null },
+  req: { workspace: Workspace; key: ApiKey; projectId: string; requestId?: string | null; config: Config },
 ): Promise<ExpansionRequest> {
   return db.transaction(async (trx) => {
     const searchRows = searchRepository(trx);
@@ -58,6 +59,8 @@ export async function requestExpansion(
 
     const workspace = (await workspaceRepository(trx).find(req.workspace.id))!;
     planCheck(workspace);
+    // A live search expands live: refused with 424 before any credit is reserved, not charged and refunded.
+    if (latest.criteria.mode === 'live') await ensureLiveSearchPossible(trx, req.config, workspace.id);
     const bucket = req.key.funding_mode;
     await requireCredit(trx, workspace.id, bucket);
 

@@ -98,11 +98,21 @@ const SOURCE_OF_MODE: Record<SearchMode, string> = { database_only: 'database', 
  * Without a mode, live when such a key exists, else database-only.
  */
 async function resolveMode(trx: Db, config: Config, workspaceId: string, requested: SearchMode | undefined): Promise<SearchMode> {
-  const hasLiveSource = (await resolveProviderKey(trx, config, workspaceId, 'peopledatalabs')) !== null;
-  if (requested === 'live' && !hasLiveSource) throw providerUnavailable('live search', ['peopledatalabs']);
-  const mode = requested ?? (hasLiveSource ? 'live' : 'database_only');
-  if (mode === 'live') await circuitBreaker(trx, config).ensureClosed('peopledatalabs');
+  const mode = requested ?? ((await hasLiveSource(trx, config, workspaceId)) ? 'live' : 'database_only');
+  if (mode === 'live') await ensureLiveSearchPossible(trx, config, workspaceId);
   return mode;
+}
+
+const hasLiveSource = async (trx: Db, config: Config, workspaceId: string) => (await resolveProviderKey(trx, config, workspaceId, 'peopledatalabs')) !== null;
+
+/**
+ * 424 unless a live pass can run now: provider_unavailable without a People Data Labs key,
+ * search_unavailable while its circuit is open. Checked before any credit is reserved, at launch
+ * and at each expansion of a live search (the key may have been deleted since).
+ */
+export async function ensureLiveSearchPossible(trx: Db, config: Config, workspaceId: string): Promise<void> {
+  if (!(await hasLiveSource(trx, config, workspaceId))) throw providerUnavailable('live search', ['peopledatalabs']);
+  await circuitBreaker(trx, config).ensureClosed('peopledatalabs');
 }
 
 /** 402 shortlist_allocation_exhausted unless the bucket the key draws from has a credit left. */

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { createCredential } from '../../src/credentials/credentials.service';
+import { createCredential, retireCredential } from '../../src/credentials/credentials.service';
 import { creditLedgerRepository } from '../../src/db/credit-ledger.repository';
 import { waitFor } from '../../src/dev/processes';
 import { PDL_GOOD_KEY, PDL_PEOPLE, startPdlFake, type PdlFake } from '../fakes/pdl-fake';
@@ -181,6 +181,36 @@ describe('a live search', () => {
     expect(await waitForSearch(stack, f.headers, trial.body.data.id)).toMatchObject({ status: 'complete', delivered: 5 });
     expect(await stack.db('provider_circuits').where({ pool: pool() }).first()).toMatchObject({ failures: 0, open_until: null });
   }, 120_000);
+
+  it('an expansion of a live search is refused with 424 while it has no source or the circuit is open, before any credit is reserved', async () => {
+    const f = await liveWorkspace(5);
+    const projectId = await createProject(stack, f.headers);
+    const launched = await launch(stack, f.headers, projectId, { criteria: liveCriteria });
+    const done = await waitForSearch(stack, f.headers, launched.body.data.id);
+    expect(done).toMatchObject({ status: 'complete', criteria: { mode: 'live' } });
+    const balance = () => creditLedgerRepository(stack.db).balance(f.workspace.id, 'workspace');
+    const passes = () => stack.db('search_passes').where({ search_id: done.id }).count({ n: '*' }).first();
+    const expand = () => stack.request('POST', `/v1/projects/${projectId}/expand`, { headers: f.headers });
+    expect(await balance()).toBe(4);
+
+    await stack.db('provider_circuits').insert({ pool: pool(), failures: 2, open_until: stack.db.raw("now() + interval '1 hour'") });
+    const open = await expand();
+    expect([open.status, open.body.error.code]).toEqual([424, 'search_unavailable']);
+    expect(Number(open.headers.get('retry-after'))).toBeGreaterThan(0);
+    await stack.db('provider_circuits').where({ pool: pool() }).delete();
+
+    const credential = await stack.db('credentials').where({ workspace_id: f.workspace.id, provider: 'peopledatalabs' }).first();
+    await retireCredential(stack.db, f.workspace.id, credential.id);
+    const sourceless = await expand();
+    expect([sourceless.status, sourceless.body.error.code]).toEqual([424, 'provider_unavailable']);
+    expect([await balance(), await passes()]).toEqual([4, { n: 1 }]); // nothing reserved, no pass booked
+
+    await createCredential(stack.db, stack.config, f.workspace.id, { provider: 'peopledatalabs', apiKey: PDL_GOOD_KEY, label: 'again' });
+    const expanded = await expand();
+    expect(expanded.status).toBe(202);
+    expect(await balance()).toBe(3);
+    expect(await waitForSearch(stack, f.headers, done.id)).toMatchObject({ status: 'complete', last_pass: { pass: 2, status: 'complete' } });
+  });
 
   it('with a key People Data Labs refuses: the pass fails at once (no retries) with its credit back', async () => {
     const f = await workspaceWithKey(stack.db, { credits: 2 });

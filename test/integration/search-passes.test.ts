@@ -309,7 +309,7 @@ describe('stranded passes (booked while Temporal could not be reached)', () => {
     expect(await sweep(search.id)).toBe(0); // recorded as started: never swept again
     expect(await balance(f)).toBe(4);
 
-    const expansion = await requestExpansion(stack.db, { workspace: f.workspace, key: f.key, projectId });
+    const expansion = await requestExpansion(stack.db, { workspace: f.workspace, key: f.key, projectId, config: stack.config });
     await backdate(search.id);
     expect(await sweep(search.id)).toBe(1);
     const expanded = await waitForPass(f, search.id, expansion.pass);
