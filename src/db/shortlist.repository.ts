@@ -66,6 +66,15 @@ export function shortlistRepository(db: Db) {
         .select('candidate_id');
       return new Set(rows.map((r) => r.candidate_id));
     },
+    /** Which of these people (by person id) are on the project's list. */
+    async listedPeople(projectId: string, personIds: string[]): Promise<Set<string>> {
+      const rows: { person_id: string }[] = await db('shortlist_members as m')
+        .join('candidates as c', 'c.id', 'm.candidate_id')
+        .where('m.project_id', projectId)
+        .whereIn('c.person_id', personIds)
+        .select('c.person_id');
+      return new Set(rows.map((r) => r.person_id));
+    },
     /** Members a pass of the search put on the list. */
     async addedByPass(searchId: string, pass: number): Promise<string[]> {
       const rows: { candidate_id: string }[] = await db('shortlist_members').where({ search_id: searchId, pass }).select('candidate_id');

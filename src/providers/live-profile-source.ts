@@ -121,6 +121,7 @@ export function liveProfileSource(
 
   return {
     name: PROVIDER,
+    billedReadBatch: config.providerLimits.peopleDataLabsConcurrency,
     async searchPage(criteria, page, pageSize) {
       // Fetched by an earlier attempt of this page (retried or resumed): not asked for or billed again.
       const kept = await liveSearchPagesRepository(db).find(pass.searchId, pass.pass, page);

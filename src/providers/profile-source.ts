@@ -26,6 +26,12 @@ export interface ProfileSource {
   searchPage(criteria: ResolvedCriteria, page: number, pageSize: number): Promise<CandidateSummary[]>;
   /** Full profiles of the given people; people the source no longer has are missing from the map. */
   readProfiles(personIds: string[]): Promise<Map<string, PersonProfile>>;
+  /**
+   * Set by a source that bills each profile read: a page then reads at most this many at once
+   * and no more than could still fill the shortlist, so nobody past the target is read (and
+   * billed). Unset: a page's profiles are read in one call.
+   */
+  readonly billedReadBatch?: number;
 }
 
 export const PAGE_SIZE = 25;

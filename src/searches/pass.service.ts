@@ -8,6 +8,7 @@ import { searchRepository, type Outcome, type PassRow, type SearchRow, type Stop
 import { shortlistRepository } from '../db/shortlist.repository';
 import { workspaceRepository } from '../db/workspace.repository';
 import type { ResolvedCriteria } from '../domain/criteria';
+import type { PersonProfile } from '../domain/profile';
 import { scoreProfile } from '../domain/scoring';
 import { AppError } from '../domain/errors';
 import { writeEvent } from '../events/outbox';
@@ -87,7 +88,49 @@ const outcomeOf = (search: SearchRow, pass: PassRow, returned: number, read: num
 });
 
 /**
- * One result page: fetch it, read profiles while the pass's budget lasts, score them,
+ * The profiles a page reads, in result order. A source that bills each read (`billedReadBatch`)
+ * is asked only for as many as could still fill the shortlist, scoring each batch before the
+ * next, so people past the target are not read (they are recorded `not_read`, as the page's
+ * transaction would leave them anyway); people already on the project's list fill nothing. The
+ * page's transaction scores again under the search lock and decides.
+ */
+async function readProfilesForPage(
+  db: Db,
+  source: ProfileSource,
+  search: SearchRow,
+  criteria: ResolvedCriteria,
+  readable: { person_id: string }[],
+  heartbeat: () => void,
+): Promise<Map<string, PersonProfile>> {
+  const ids = readable.map((r) => r.person_id);
+  const batch = source.billedReadBatch;
+  if (batch === undefined || ids.length === 0) {
+    const profiles = await source.readProfiles(ids);
+    heartbeat();
+    return profiles;
+  }
+  const listed = await shortlistRepository(db).listedPeople(search.project_id, ids);
+  const weights = search.scoring_weights ?? undefined;
+  const profiles = new Map<string, PersonProfile>();
+  let places = criteria.target - search.shortlisted; // shortlist places this page could still fill
+  for (let next = 0; next < ids.length && places > 0;) {
+    const asked = ids.slice(next, next + Math.min(batch, places));
+    next += asked.length;
+    const read = await source.readProfiles(asked);
+    heartbeat();
+    for (const id of asked) {
+      const profile = read.get(id);
+      if (!profile) continue;
+      profiles.set(id, profile);
+      if (!listed.has(id) && scoreProfile(profile, criteria, weights).score >= criteria.shortlist_threshold) places -= 1;
+    }
+  }
+  return profiles;
+}
+
+/**
+ * One result page: fetch it, read profiles while the pass's budget lasts (and, from a source
+ * that bills each read, while the shortlist can still fill: readProfilesForPage), score them,
  * auto-shortlist at the threshold up to the target, and record everyone returned who is new to
  * the search (people found by an earlier pass stay as they are). A page already recorded (a
  * retried activity) is not processed again.
@@ -117,8 +160,7 @@ export async function processPage(
   );
   const fresh = results.filter((r) => !known.has(r.person_id));
   const budget = Math.max(0, criteria.read_budget - pass.profiles_read);
-  const profiles = await source.readProfiles(fresh.slice(0, budget).map((r) => r.person_id));
-  heartbeat();
+  const profiles = await readProfilesForPage(db, source, search, criteria, fresh.slice(0, budget), heartbeat);
 
   return db.transaction(async (trx) => {
     const searches = searchRepository(trx);

@@ -182,6 +182,19 @@ describe('a live search', () => {
     expect(await stack.db('provider_circuits').where({ pool: pool() }).first()).toMatchObject({ failures: 0, open_until: null });
   }, 120_000);
 
+  it('stops reading profiles once the shortlist is full: nobody past the target is read or billed', async () => {
+    const f = await liveWorkspace();
+    const projectId = await createProject(stack, f.headers);
+    // Everyone read qualifies (threshold 0), and two fill the target: two reads of the page's five.
+    const res = await launch(stack, f.headers, projectId, { criteria: { ...liveCriteria, shortlist_threshold: 0, target: 2 } });
+    const done = await waitForSearch(stack, f.headers, res.body.data.id);
+    expect(done).toMatchObject({ status: 'complete', stop_reason: 'target_reached', profiles_read: 2, delivered: 2, shortlisted: 2 });
+    expect(pdl.calls('/v5/person/enrich')).toBe(2);
+    expect((await costEvents(done.id)).filter((c) => c.action === 'search_live_read')).toHaveLength(2);
+    const recorded = await stack.db('search_people').where({ search_id: done.id }).orderBy('seq').select('status');
+    expect(recorded.map((r) => r.status)).toEqual(['scored', 'scored', 'not_read', 'not_read', 'not_read']); // the others are found, not read
+  });
+
   it('an expansion of a live search is refused with 424 while it has no source or the circuit is open, before any credit is reserved', async () => {
     const f = await liveWorkspace(5);
     const projectId = await createProject(stack, f.headers);
