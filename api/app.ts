@@ -68,9 +68,9 @@ export function createApp(deps: ApiDeps, routes: readonly RouteDef[] = routeTabl
   if (metrics) app.use(metrics.middleware);
   app.use(requestId(deps.logger));
   app.use(errorHandler());
-  // Under /api every error takes the session API's shape: also those of the routes defined here
-  // and of the unknown-route fallback (a database outage there is 503 `{error, code}` too). The
-  // session and bridge routers shape their own errors the same way.
+  // Under /api every error takes the session API's shape, also those thrown by the routes defined
+  // here (the share lookup during a database outage: 503 `{error, code}`). The session and bridge
+  // routers shape their own errors the same way; the fallback below shapes its 404/405 itself.
   const sessionShaped = sessionErrors();
   app.use((ctx, next) => (isSessionApiPath(ctx.path) ? sessionShaped(ctx, next) : next()));
 

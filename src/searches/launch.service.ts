@@ -92,18 +92,19 @@ function resolveCriteria(body: LaunchBody): { criteria: ResolvedCriteria; jdText
 /** The `source` a search records for its mode. */
 const SOURCE_OF_MODE: Record<SearchMode, string> = { database_only: 'database', live: 'peopledatalabs' };
 
+const hasLiveSource = async (trx: Db, config: Config, workspaceId: string) => (await resolveProviderKey(trx, config, workspaceId, 'peopledatalabs')) !== null;
+
 /**
  * The mode a launch runs in (DESIGN.md §9). Live needs a People Data Labs key (the workspace's
  * credential or the server key; the built-in database is not a live source) and a closed circuit.
  * Without a mode, live when such a key exists, else database-only.
  */
 async function resolveMode(trx: Db, config: Config, workspaceId: string, requested: SearchMode | undefined): Promise<SearchMode> {
-  const mode = requested ?? ((await hasLiveSource(trx, config, workspaceId)) ? 'live' : 'database_only');
-  if (mode === 'live') await ensureLiveSearchPossible(trx, config, workspaceId);
+  const hasSource = await hasLiveSource(trx, config, workspaceId);
+  const mode = requested ?? (hasSource ? 'live' : 'database_only');
+  if (mode === 'live') await refuseUnlessLiveRuns(trx, config, hasSource);
   return mode;
 }
-
-const hasLiveSource = async (trx: Db, config: Config, workspaceId: string) => (await resolveProviderKey(trx, config, workspaceId, 'peopledatalabs')) !== null;
 
 /**
  * 424 unless a live pass can run now: provider_unavailable without a People Data Labs key,
@@ -111,7 +112,11 @@ const hasLiveSource = async (trx: Db, config: Config, workspaceId: string) => (a
  * and at each expansion of a live search (the key may have been deleted since).
  */
 export async function ensureLiveSearchPossible(trx: Db, config: Config, workspaceId: string): Promise<void> {
-  if (!(await hasLiveSource(trx, config, workspaceId))) throw providerUnavailable('live search', ['peopledatalabs']);
+  await refuseUnlessLiveRuns(trx, config, await hasLiveSource(trx, config, workspaceId));
+}
+
+async function refuseUnlessLiveRuns(trx: Db, config: Config, hasSource: boolean): Promise<void> {
+  if (!hasSource) throw providerUnavailable('live search', ['peopledatalabs']);
   await circuitBreaker(trx, config).ensureClosed('peopledatalabs');
 }
 

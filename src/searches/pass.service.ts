@@ -99,10 +99,9 @@ async function readProfilesForPage(
   source: ProfileSource,
   search: SearchRow,
   criteria: ResolvedCriteria,
-  readable: { person_id: string }[],
+  ids: string[],
   heartbeat: () => void,
 ): Promise<Map<string, PersonProfile>> {
-  const ids = readable.map((r) => r.person_id);
   const batch = source.billedReadBatch;
   if (batch === undefined || ids.length === 0) {
     const profiles = await source.readProfiles(ids);
@@ -160,7 +159,14 @@ export async function processPage(
   );
   const fresh = results.filter((r) => !known.has(r.person_id));
   const budget = Math.max(0, criteria.read_budget - pass.profiles_read);
-  const profiles = await readProfilesForPage(db, source, search, criteria, fresh.slice(0, budget), heartbeat);
+  const profiles = await readProfilesForPage(
+    db,
+    source,
+    search,
+    criteria,
+    fresh.slice(0, budget).map((r) => r.person_id),
+    heartbeat,
+  );
 
   return db.transaction(async (trx) => {
     const searches = searchRepository(trx);
