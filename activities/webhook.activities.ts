@@ -4,6 +4,7 @@ import { attemptDelivery } from '../src/webhooks/delivery';
 import { listenAndDispatch } from '../src/webhooks/dispatcher';
 import { drainOutbox } from '../src/webhooks/fanout';
 import { deliveryStarter } from '../src/webhooks/temporal';
+import { withoutTracing } from '../src/tracing/trace-context';
 import type { ActivityDeps } from './deps';
 
 export function webhookActivities({ db, config, logger, metrics }: ActivityDeps) {
@@ -26,14 +27,18 @@ export function webhookActivities({ db, config, logger, metrics }: ActivityDeps)
       const ctx = Context.current();
       // Eager starts: this worker polls the webhooks queue the deliveries run on (catalog.ts).
       const start = deliveryStarter({ client: ctx.client, taskQueue: config.temporal.taskQueue }, { eager: true });
-      await listenAndDispatch({
-        databaseUrl: config.databaseUrl,
-        runMs: input.runSeconds * 1000,
-        dispatch: () => drainOutbox(db, start, config.webhookRetryScheduleSeconds, config.temporal.taskQueue),
-        heartbeat: () => ctx.heartbeat(),
-        signal: ctx.cancellationSignal,
-        logger,
-      });
+      // Its polling would add a span a second to this run's trace; each delivery it starts
+      // continues the trace of its event instead (deliveryStarter).
+      await withoutTracing(() =>
+        listenAndDispatch({
+          databaseUrl: config.databaseUrl,
+          runMs: input.runSeconds * 1000,
+          dispatch: () => drainOutbox(db, start, config.webhookRetryScheduleSeconds, config.temporal.taskQueue),
+          heartbeat: () => ctx.heartbeat(),
+          signal: ctx.cancellationSignal,
+          logger,
+        }),
+      );
     },
   };
 }

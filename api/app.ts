@@ -9,6 +9,7 @@ import { errorHandler } from './middleware/errors';
 import { jsonBody, readRawBody } from './middleware/json-body';
 import { applyRateLimit, ipBucket } from './middleware/rate-limit';
 import { requestId } from './middleware/request-id';
+import { traceRequest } from './middleware/tracing';
 import { countUsage } from './middleware/usage';
 import type { RouteDef } from './route-def';
 import { routeTable } from './route-table';
@@ -58,8 +59,8 @@ export interface AppOptions {
 }
 
 /**
- * The middleware stack; order matters: metrics → request id → errors → routes (body, handler) →
- * 405 → 404.
+ * The middleware stack; order matters: metrics → request id → (tracing) → errors → routes (body,
+ * handler) → 405 → 404.
  */
 export function createApp(deps: ApiDeps, routes: readonly RouteDef[] = routeTable, opts: AppOptions = {}): Koa<ApiState> {
   const { metrics } = opts;
@@ -67,6 +68,7 @@ export function createApp(deps: ApiDeps, routes: readonly RouteDef[] = routeTabl
   app.silent = true; // errors are logged by errorHandler with the request id
   if (metrics) app.use(metrics.middleware);
   app.use(requestId(deps.logger));
+  if (deps.config.tracing.enabled) app.use(traceRequest());
   app.use(errorHandler());
   // Under /api every error takes the session API's shape, also those thrown by the routes defined
   // here (the share lookup during a database outage: 503 `{error, code}`). The session and bridge

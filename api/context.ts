@@ -27,6 +27,9 @@ export interface ApiState {
 
 export type ApiContext = ParameterizedContext<ApiState> & { params: Record<string, string> };
 
+/** The template of the route that answered (`/v1/searches/:searchId`, set by @koa/router); undefined when none did. */
+export const matchedRoute = (ctx: object): string | undefined => (ctx as { _matchedRoute?: string })._matchedRoute;
+
 /** The caller's key and workspace; only routes that require a key call this. */
 export function authOf(ctx: ApiContext): KeyWithWorkspace {
   if (!ctx.state.auth) throw new Error('route used authOf without authentication');

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../src/db/knex';
-import type { ApiState } from './context';
+import { matchedRoute, type ApiState } from './context';
 
 /** Label for requests no route matched: never the raw URL, so label values stay bounded. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -60,7 +60,7 @@ export function createApiMetrics(db: Db) {
     try {
       await next();
     } finally {
-      const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? UNMATCHED_ROUTE;
+      const route = matchedRoute(ctx) ?? UNMATCHED_ROUTE;
       const labels = { method: ctx.method, route, status: String(ctx.status) };
       requests.inc(labels);
       latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);

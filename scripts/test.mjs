@@ -1,7 +1,15 @@
 #!/usr/bin/env node
 // `npm test`: the same bootstrap on private ports with throw-away state, then jest.
 // Extra arguments go to jest, e.g. `npm test -- test/unit`.
-import { ensureChromium, ensureDependencies, ensureStripeMock, ensureTemporalCli, ensureTemporalServer, runTypeScript } from './lib/bootstrap.mjs';
+import {
+  ensureChromium,
+  ensureDependencies,
+  ensureStripeMock,
+  ensureTemporalCli,
+  ensureTemporalServer,
+  ensureZipkin,
+  runTypeScript,
+} from './lib/bootstrap.mjs';
 
 const started = Date.now();
 try {
@@ -11,11 +19,14 @@ try {
   const stripeMock = await ensureStripeMock();
   // The production-like stack's Temporal server (test/integration/prod-stack.test.ts); built once per machine.
   const temporalServerDir = await ensureTemporalServer();
+  // The tracing test reads traces back from a real Zipkin (test/integration/tracing.test.ts).
+  const zipkin = await ensureZipkin();
   const code = await runTypeScript('src/dev/test-run.ts', process.argv.slice(2), {
     TEMPORAL_CLI: temporalCli,
     ...(chromium ? { CHROMIUM_PATH: chromium } : {}),
     ...(stripeMock ? { STRIPE_MOCK: stripeMock } : {}),
     TEMPORAL_SERVER_DIR: temporalServerDir,
+    ...(zipkin ? { ZIPKIN_JAVA: zipkin.java, ZIPKIN_JAR: zipkin.jar } : {}),
     BOOTSTRAP_STARTED_AT: String(started),
   });
   process.exit(code);

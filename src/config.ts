@@ -91,6 +91,10 @@ const envSchema = z
     METRICS_ENABLED: z.enum(['true', 'false']).default('true'),
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+    // OpenTelemetry traces (src/tracing): off unless a collector is there to take them.
+    TRACING: z.enum(['on', 'off']).default('off'),
+    TRACING_SAMPLE_RATIO: z.coerce.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').default(1),
+    TRACING_ZIPKIN_URL: httpUrl.default('http://localhost:9411/api/v2/spans'),
   })
   .superRefine((e, ctx) => {
     if (e.PAYMENTS_PROVIDER !== 'stripe') return;
@@ -160,6 +164,14 @@ export interface Config {
     /** The worker's own HTTP port: /metrics (ours and the Temporal SDK's), /livez, /readyz. */
     workerPort: number;
   };
+  tracing: {
+    /** Spans of requests, workflows, activities, SQL and outgoing calls, exported to Zipkin. */
+    enabled: boolean;
+    /** Share of new traces recorded (parent-based: a caller's decision is kept). */
+    sampleRatio: number;
+    /** Zipkin's span intake, e.g. http://localhost:9411/api/v2/spans. */
+    zipkinUrl: string;
+  };
 }
 
 export class ConfigError extends Error {
@@ -222,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     usage: { counting: e.USAGE_COUNTING === 'on', flushIntervalMs: e.USAGE_FLUSH_INTERVAL_MS },
     metrics: { enabled: e.METRICS_ENABLED === 'true', apiPort: e.METRICS_PORT, workerPort: e.WORKER_METRICS_PORT },
+    tracing: { enabled: e.TRACING === 'on', sampleRatio: e.TRACING_SAMPLE_RATIO, zipkinUrl: e.TRACING_ZIPKIN_URL },
   };
 }
 
@@ -272,6 +285,16 @@ export interface StackSettings {
   temporalUiPort: number;
   logLevel: string;
   bootstrapStartedAt: number;
+  /** Traces (TRACING, default on for the dev stack): Zipkin runs and the API and worker export to it. */
+  tracing: {
+    enabled: boolean;
+    /** Set (TRACING_ZIPKIN_URL): spans go to that Zipkin; unset: the stack starts its own. */
+    zipkinUrl?: string;
+    /** Java and the Zipkin jar found by the bootstrap (scripts/lib/bootstrap.mjs); absent: no Zipkin here. */
+    zipkin?: { java: string; jar: string };
+    /** Where the stack's own Zipkin serves its UI and span intake (ZIPKIN_PORT). */
+    zipkinPort: number;
+  };
   /** The environment handed on to the API, worker and jest processes. */
   passthrough: NodeJS.ProcessEnv;
 }
@@ -288,10 +311,13 @@ export function loadStackSettings(env: NodeJS.ProcessEnv = process.env): StackSe
     postgresPort: portOf('POSTGRES_PORT', 5433),
     temporalPort: portOf('TEMPORAL_PORT', 7233),
     temporalUiPort: portOf('TEMPORAL_UI_PORT', 8233),
+    zipkinPort: portOf('ZIPKIN_PORT', 9411),
   };
+  if (env.TRACING && !['on', 'off'].includes(env.TRACING)) problems.push(`TRACING must be on or off, got ${env.TRACING}`);
   if (problems.length) throw new ConfigError(problems);
+  const { zipkinPort, ...servicePorts } = ports;
   return {
-    ...ports,
+    ...servicePorts,
     dataDir: env.DEV_DATA_DIR || DEFAULT_DEV_DATA_DIR,
     databaseUrl: env.DATABASE_URL || undefined,
     temporalAddress: env.TEMPORAL_ADDRESS || undefined,
@@ -299,6 +325,12 @@ export function loadStackSettings(env: NodeJS.ProcessEnv = process.env): StackSe
     temporalCli: env.TEMPORAL_CLI || 'temporal',
     logLevel: env.LOG_LEVEL || 'info',
     bootstrapStartedAt: Number(env.BOOTSTRAP_STARTED_AT ?? Date.now()),
+    tracing: {
+      enabled: env.TRACING !== 'off',
+      zipkinUrl: env.TRACING_ZIPKIN_URL || undefined,
+      zipkin: env.ZIPKIN_JAVA && env.ZIPKIN_JAR ? { java: env.ZIPKIN_JAVA, jar: env.ZIPKIN_JAR } : undefined,
+      zipkinPort,
+    },
     passthrough: { ...env },
   };
 }

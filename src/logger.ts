@@ -1,9 +1,12 @@
 import pino, { type Logger } from 'pino';
+import { traceLogFields } from './tracing/trace-context';
 
 export type { Logger };
 
 /**
- * Structured JSON logs on stdout; request-scoped children carry `request_id`. Written through an
+ * Structured JSON logs on stdout; request-scoped children carry `request_id`, and every line
+ * written inside a traced request, activity or webhook delivery carries its `trace_id` and
+ * `span_id` (open the trace in Zipkin from a log line). Written through an
  * asynchronous destination, so a busy API batches lines instead of blocking on a write(2) per
  * line; pino flushes what is still pending when the process exits.
  */
@@ -15,6 +18,7 @@ export function createLogger(level: string, name: string): Logger {
       base: { service: 'candidate-sourcing', process: name },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
+      mixin: traceLogFields,
       // Belt and braces: nothing logs bodies or headers today, but a secret must never reach a log line.
       redact: {
         paths: [

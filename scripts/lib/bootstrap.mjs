@@ -13,6 +13,10 @@ const STRIPE_MOCK_MODULE = 'github.com/stripe/stripe-mock';
 /** The server release the CLI v1.5.1 embeds, run on PostgreSQL by `npm run stack:prod` and `npm run chaos`. */
 export const TEMPORAL_SERVER_VERSION = 'v1.29.1';
 const TEMPORAL_SERVER_MODULES = ['go.temporal.io/server/cmd/server', 'go.temporal.io/server/cmd/tools/sql'];
+/** The trace viewer: Zipkin's server, the exec jar of io.zipkin:zipkin-server from Maven Central (needs Java 17+). */
+export const ZIPKIN_VERSION = '3.6.1';
+const ZIPKIN_ARTIFACT = `io.zipkin:zipkin-server:${ZIPKIN_VERSION}:jar:exec`;
+const ZIPKIN_JAVA_MAJOR = 17;
 
 const say = (msg) => process.stderr.write(`[bootstrap] ${msg}\n`);
 
@@ -144,6 +148,68 @@ export async function ensureTemporalServer() {
   return cacheDir;
 }
 
+/**
+ * Zipkin, the trace viewer of `npm run dev`, `npm run stack:prod` and the tracing test: Java 17+
+ * (`java` on PATH, else $JAVA_HOME/bin/java) and the server's exec jar: ZIPKIN_JAR (a path) →
+ * the cached jar → `mvn dependency:get` of io.zipkin:zipkin-server from Maven Central into the
+ * cache (once per machine, under a lock, progress printed). Returns `{ java, jar }`, or null after
+ * saying why (no Java, or no Maven to fetch the jar): the stack then starts without Zipkin.
+ */
+export async function ensureZipkin() {
+  const java = findJava();
+  if (!java) return null;
+  if (process.env.ZIPKIN_JAR) {
+    if (!fs.existsSync(process.env.ZIPKIN_JAR)) throw new Error(`ZIPKIN_JAR=${process.env.ZIPKIN_JAR} does not exist`);
+    return { java, jar: process.env.ZIPKIN_JAR };
+  }
+  const cacheDir = toolCacheDir(`zipkin-server-${ZIPKIN_VERSION}`);
+  const jar = path.join(cacheDir, `zipkin-server-${ZIPKIN_VERSION}-exec.jar`);
+  if (fs.existsSync(jar)) return { java, jar };
+  if (!onPath('mvn')) {
+    say(`the Zipkin server is not in ${cacheDir} and Maven (mvn) is not installed to fetch it; starting without Zipkin (tracing off)`);
+    return null;
+  }
+  fs.mkdirSync(cacheDir, { recursive: true });
+  await withDirLock(`${cacheDir}.lock`, 'the Zipkin server', async () => {
+    if (fs.existsSync(jar)) return;
+    // A scratch local repository, renamed into place: an interrupted download never leaves half a jar.
+    const scratch = fs.mkdtempSync(path.join(path.dirname(cacheDir), 'fetch-'));
+    try {
+      await runWithProgress({
+        label: `the Zipkin server ${ZIPKIN_VERSION} (${ZIPKIN_ARTIFACT}, about 135 MB)`,
+        verb: 'fetching',
+        unit: 'lines of Maven output',
+        command: 'mvn',
+        args: ['-B', 'dependency:get', `-Dartifact=${ZIPKIN_ARTIFACT}`, '-Dtransitive=false', `-Dmaven.repo.local=${path.join(scratch, 'repository')}`],
+      });
+      const fetched = path.join(scratch, 'repository', 'io', 'zipkin', 'zipkin-server', ZIPKIN_VERSION, path.basename(jar));
+      fs.renameSync(fetched, jar);
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+    say(`the Zipkin server is in ${jar}`);
+  });
+  if (!fs.existsSync(jar)) throw new Error(`fetching the Zipkin server did not produce ${jar}`);
+  return { java, jar };
+}
+
+/** Java 17+ for Zipkin, or null after saying what is missing. */
+function findJava() {
+  const java = onPath('java') ?? (process.env.JAVA_HOME && path.join(process.env.JAVA_HOME, 'bin', 'java'));
+  if (!java || !fs.existsSync(java)) {
+    say(`Java ${ZIPKIN_JAVA_MAJOR}+ is not installed; starting without Zipkin (tracing off)`);
+    return null;
+  }
+  // `openjdk version "17.0.15" …` (or "1.8.0_…" for Java 8), printed on stderr.
+  const version = /version "(\d+)(?:\.(\d+))?/.exec(spawnSync(java, ['-version'], { encoding: 'utf8' }).stderr ?? '');
+  const major = version ? (version[1] === '1' ? Number(version[2]) : Number(version[1])) : 0;
+  if (major < ZIPKIN_JAVA_MAJOR) {
+    say(`${java} is Java ${major || '(unknown version)'}; Zipkin needs ${ZIPKIN_JAVA_MAJOR}+: starting without Zipkin (tracing off)`);
+    return null;
+  }
+  return java;
+}
+
 async function goInstallTemporal(cacheDir) {
   if (!onPath('go')) {
     throw new Error(
@@ -164,25 +230,46 @@ async function goInstallTemporal(cacheDir) {
  * `module` and `binary` may be lists (one build of several commands of one module).
  */
 async function goInstall({ label, module, binary, cacheDir }) {
-  say(`building ${label} with go install (once per machine; takes a few minutes)…`);
-  const started = Date.now();
   // Build into a scratch GOBIN and rename, so an interrupted build never leaves a half binary.
   const scratch = fs.mkdtempSync(path.join(path.dirname(cacheDir), 'build-'));
+  const started = Date.now();
+  await runWithProgress({
+    label,
+    verb: 'building',
+    unit: 'packages compiled',
+    command: 'go',
+    args: ['install', '-v', ...[module].flat()],
+    env: { ...process.env, GOBIN: scratch, GOFLAGS: '-mod=mod' },
+  });
+  for (const name of [binary].flat()) fs.renameSync(path.join(scratch, name), path.join(cacheDir, name));
+  fs.rmSync(scratch, { recursive: true, force: true });
+  say(
+    `${label} built in ${Math.round((Date.now() - started) / 1000)} s → ${[binary]
+      .flat()
+      .map((b) => path.join(cacheDir, b))
+      .join(', ')}`,
+  );
+}
+
+/**
+ * Runs a long one-off tool command (a Go build, a Maven download), printing progress every 15 s:
+ * the lines it has written so far (one per package compiled, for `go install -v`) and the time elapsed.
+ */
+async function runWithProgress({ label, verb, unit, command, args, env = process.env }) {
+  say(`${verb} ${label} with ${command} ${args.find((a) => !a.startsWith('-'))} (once per machine; takes a few minutes)…`);
+  const started = Date.now();
   await new Promise((resolve, reject) => {
-    const child = spawn('go', ['install', '-v', ...[module].flat()], {
-      env: { ...process.env, GOBIN: scratch, GOFLAGS: '-mod=mod' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let packages = 0;
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let lines = 0;
     let lastLine = '';
     const tick = setInterval(() => {
       const secs = Math.round((Date.now() - started) / 1000);
-      say(`  …building ${label}: ${packages} packages compiled, ${secs} s elapsed`);
+      say(`  …${verb} ${label}: ${lines} ${unit}, ${secs} s elapsed`);
     }, 15_000);
     const onData = (chunk) => {
       for (const line of chunk.toString().split('\n')) {
         if (line.trim()) {
-          packages += 1;
+          lines += 1;
           lastLine = line.trim();
         }
       }
@@ -193,17 +280,9 @@ async function goInstall({ label, module, binary, cacheDir }) {
     child.on('close', (code) => {
       clearInterval(tick);
       if (code === 0) resolve();
-      else reject(new Error(`go install failed with exit code ${code}; last output: ${lastLine}`));
+      else reject(new Error(`${command} ${args[0]} failed with exit code ${code}; last output: ${lastLine}`));
     });
   });
-  for (const name of [binary].flat()) fs.renameSync(path.join(scratch, name), path.join(cacheDir, name));
-  fs.rmSync(scratch, { recursive: true, force: true });
-  say(
-    `${label} built in ${Math.round((Date.now() - started) / 1000)} s → ${[binary]
-      .flat()
-      .map((b) => path.join(cacheDir, b))
-      .join(', ')}`,
-  );
 }
 
 /** A directory used as a cross-process lock; a lock older than an hour is taken as abandoned. */

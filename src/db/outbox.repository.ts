@@ -6,6 +6,8 @@ export interface OutboxRow {
   type: string;
   data: Record<string, unknown>;
   dedupe_key: string;
+  /** The writer's trace context; its deliveries continue that trace. */
+  trace_context: Record<string, string> | null;
 }
 
 /** The transactional outbox (outbox_events); fan-out reads it through the webhook repository. */

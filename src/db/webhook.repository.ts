@@ -73,6 +73,8 @@ export interface UnstartedDelivery {
   workspace_id: string;
   event_id: string;
   event_type: string;
+  /** The trace context the event was written in (outbox_events.trace_context). */
+  trace_context: Record<string, string> | null;
 }
 
 export type EndpointChanges = Partial<Pick<WebhookEndpointRow, 'url' | 'events' | 'enabled'>>;
@@ -213,7 +215,7 @@ export function webhookRepository(db: Db) {
       return deliveries()
         .whereIn('d.event_id', eventIds)
         .where({ 'd.status': 'pending', 'd.attempt_count': 0 })
-        .select('d.id', 'd.workspace_id', 'd.event_id', 'e.type as event_type');
+        .select('d.id', 'd.workspace_id', 'd.event_id', 'e.type as event_type', 'e.trace_context');
     },
     async markDispatched(eventIds: string[]): Promise<void> {
       await db('outbox_events').whereIn('id', eventIds).whereNull('dispatched_at').update({ dispatched_at: db.fn.now() });

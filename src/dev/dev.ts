@@ -25,6 +25,9 @@ async function main(): Promise<void> {
   const settings = loadStackSettings();
   const DATA = settings.dataDir;
   fs.mkdirSync(DATA, { recursive: true });
+  // Zipkin of our own unless TRACING=off, TRACING_ZIPKIN_URL names another, or Java is missing.
+  const { tracing } = settings;
+  const ownZipkin = tracing.enabled && !tracing.zipkinUrl && tracing.zipkin ? { ...tracing.zipkin, port: tracing.zipkinPort } : undefined;
 
   const infra = await startInfrastructure({
     databaseUrl: settings.databaseUrl,
@@ -39,9 +42,13 @@ async function main(): Promise<void> {
       metricsPort: await freePort(),
       dbFile: path.join(DATA, 'temporal.db'),
     },
+    zipkin: ownZipkin,
     quiet: true,
     log,
   });
+  const zipkinSpansUrl = tracing.enabled ? (tracing.zipkinUrl ?? infra.zipkin?.spansUrl) : undefined;
+  if (!tracing.enabled) log('tracing is off (TRACING=off): no Zipkin');
+  else if (!zipkinSpansUrl) log('tracing is off: Zipkin needs Java 17+ (see the bootstrap line above)');
 
   const seedDb = createDb(infra.databaseUrl, 2);
   const demo = await (async () => {
@@ -74,6 +81,9 @@ async function main(): Promise<void> {
     LOG_LEVEL: settings.logLevel,
     // The web app at /app through Vite: edits under web/ reload the open page.
     APP_DEV_SERVER: settings.passthrough.APP_DEV_SERVER ?? 'vite',
+    // Every request, workflow and activity traced into Zipkin.
+    TRACING: zipkinSpansUrl ? 'on' : 'off',
+    ...(zipkinSpansUrl ? { TRACING_ZIPKIN_URL: zipkinSpansUrl, TRACING_SAMPLE_RATIO: settings.passthrough.TRACING_SAMPLE_RATIO ?? '1' } : {}),
   };
   // The operator CLI reads this when its own environment does not name a database.
   const recorded = ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'SECRETS_KEY', 'PORT', 'PUBLIC_BASE_URL', 'APP_URL', 'API_URL'];
@@ -113,6 +123,7 @@ async function main(): Promise<void> {
       `  Web app       ${apiUrl}/app/   (sign in as the demo admin below; live reload on edits under web/)`,
       `  API           ${apiUrl}/v1   (health: ${apiUrl}/v1/health)`,
       `  Temporal UI   ${infra.temporalUiUrl ?? '(external Temporal server: ' + infra.temporalAddress + ')'}`,
+      `  Zipkin UI     ${zipkinUiLine(tracing.enabled, infra.zipkin?.url, tracing.zipkinUrl, tracing.zipkinPort)}`,
       `  Temporal      ${infra.temporalAddress}   (CLI: ${settings.temporalCli})`,
       `  Database      ${infra.databaseUrl}`,
       '',
@@ -132,6 +143,14 @@ async function main(): Promise<void> {
       '',
     ].join('\n'),
   );
+}
+
+/** Where to see traces, or why there are none. */
+function zipkinUiLine(enabled: boolean, ownUrl: string | undefined, externalSpansUrl: string | undefined, port: number): string {
+  if (!enabled) return 'off (TRACING=off)';
+  if (externalSpansUrl) return `(spans go to ${externalSpansUrl})`;
+  if (!ownUrl) return 'off (Zipkin needs Java 17+)';
+  return `http://localhost:${port}   (traces: each request, workflow, activity and SQL statement)`;
 }
 
 main().catch((err) => {

@@ -7,7 +7,8 @@ import { createDb } from '../db/knex';
 import { migrateLatest } from '../db/migrate';
 import { startEmbeddedPostgres, type PostgresHandle } from './embedded-postgres';
 import { startLoadBalancer, type LoadBalancer } from './load-balancer';
-import { freePort, waitFor } from './processes';
+import { freePort, ProcessGroup, waitFor } from './processes';
+import { startZipkin, type ZipkinHandle } from './zipkin-server';
 import {
   freeTemporalPorts,
   registerNamespace,
@@ -51,6 +52,8 @@ export interface ProdStackOptions {
   log: (msg: string) => void;
   /** Print every process's output lines. */
   verbose?: boolean;
+  /** Trace the APIs and workers into a Zipkin started with these (Java and jar from the bootstrap). */
+  zipkin?: { java: string; jar: string; port?: number };
 }
 
 export type ComponentKind = 'postgres' | 'temporal' | 'api' | 'worker';
@@ -75,6 +78,8 @@ export interface ProdStack {
   temporalAddress: string;
   namespace: string;
   lb: LoadBalancer;
+  /** The stack's Zipkin (UI and span intake), when it was asked for. */
+  zipkin: ZipkinHandle | null;
   components: Component[];
   component(name: string): Component;
   stop(): Promise<void>;
@@ -201,10 +206,13 @@ export async function startProdStack(opts: ProdStackOptions): Promise<ProdStack>
   let temporal: TemporalServerProcess | null = null;
   const nodeServices: NodeService[] = [];
   let lb: LoadBalancer | null = null;
+  // Zipkin is no component of the fault runs: nothing kills it, and its exit only gets logged.
+  const zipkinGroup = new ProcessGroup((name, code) => log(`${name} exited unexpectedly (code ${code}); traces are no longer collected`));
 
   const stop = async () => {
     await lb?.close();
     for (const service of [...nodeServices].reverse()) await service.stop();
+    await zipkinGroup.stopAll();
     const temporalChild = temporal?.child;
     if (temporalChild && temporalChild.exitCode === null && temporalChild.signalCode === null) {
       const exited = new Promise((r) => temporalChild.once('exit', r));
@@ -255,6 +263,10 @@ export async function startProdStack(opts: ProdStackOptions): Promise<ProdStack>
 
   try {
     const started = Date.now();
+    const zipkinStart = opts.zipkin
+      ? startZipkin(zipkinGroup, { ...opts.zipkin, port: opts.zipkin.port ?? (await freePort()), quiet: !opts.verbose })
+      : Promise.resolve(null);
+    zipkinStart.catch(() => undefined); // awaited below, after PostgreSQL and Temporal, with which it starts in parallel
     await postgresComponent.start();
     log(`PostgreSQL on 127.0.0.1:${pgPort} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     const databaseUrl = postgres!.url;
@@ -272,6 +284,8 @@ export async function startProdStack(opts: ProdStackOptions): Promise<ProdStack>
     await waitForTemporal(temporalAddress, namespace, temporal);
     log(`Temporal server on ${temporalAddress} (PostgreSQL persistence and visibility; ${((Date.now() - started) / 1000).toFixed(1)} s)`);
 
+    const zipkin = await zipkinStart;
+    if (zipkin) log(`Zipkin on ${zipkin.url}`);
     const lbUrl = `http://127.0.0.1:${lbPort}`;
     const common: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
@@ -288,6 +302,7 @@ export async function startProdStack(opts: ProdStackOptions): Promise<ProdStack>
       // Every request reaches the APIs through the load balancer, which sets X-Forwarded-For.
       TRUST_PROXY: 'true',
       LOG_LEVEL: 'warn',
+      ...(zipkin ? { TRACING: 'on', TRACING_ZIPKIN_URL: zipkin.spansUrl } : {}),
       ...opts.env,
     };
     const apiUrls = apiPorts.map((p) => `http://127.0.0.1:${p}`);
@@ -321,6 +336,7 @@ export async function startProdStack(opts: ProdStackOptions): Promise<ProdStack>
       temporalAddress,
       namespace,
       lb,
+      zipkin,
       components,
       component(name) {
         const found = components.find((c) => c.name === name);

@@ -25,12 +25,19 @@ async function main(): Promise<void> {
     secretsKey: stackSecretsKey(dataDir),
     log,
     verbose: settings.logLevel === 'debug',
+    // Traces into a Zipkin of its own (port ZIPKIN_PORT), or into TRACING_ZIPKIN_URL's; none with TRACING=off.
+    zipkin:
+      settings.tracing.enabled && !settings.tracing.zipkinUrl && settings.tracing.zipkin
+        ? { ...settings.tracing.zipkin, port: settings.tracing.zipkinPort }
+        : undefined,
+    env: settings.tracing.enabled && settings.tracing.zipkinUrl ? { TRACING: 'on', TRACING_ZIPKIN_URL: settings.tracing.zipkinUrl } : undefined,
   });
   const lines = [
     `API (load balancer)  ${stack.url}/v1   (health: ${stack.url}/v1/health?worker=true)`,
     ...stack.apiUrls.map((u, i) => `  api-${i + 1}             ${u}`),
     `Temporal frontend    ${stack.temporalAddress}   (namespace ${stack.namespace}; no UI: use \`temporal --address ${stack.temporalAddress} workflow list\`)`,
     `PostgreSQL           ${stack.databaseUrl.replace(/:[^:@/]+@/, ':***@')} (+ temporal, temporal_visibility)`,
+    `Zipkin UI            ${stack.zipkin ? `http://localhost:${settings.tracing.zipkinPort}` : settings.tracing.zipkinUrl ? `(spans go to ${settings.tracing.zipkinUrl})` : `off (${settings.tracing.enabled ? 'Zipkin needs Java 17+' : 'TRACING=off'})`}`,
     ...stack.components.map((c) => `  ${c.name.padEnd(10)} pid ${c.pid()}`),
     `State: ${dataDir} — Ctrl-C stops everything.`,
   ];

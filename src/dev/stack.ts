@@ -3,6 +3,7 @@ import { migrateLatest } from '../db/migrate';
 import { startEmbeddedPostgres, type PostgresHandle } from './embedded-postgres';
 import { ProcessGroup } from './processes';
 import { startTemporalDevServer, type TemporalServerHandle } from './temporal-server';
+import { startZipkin, type ZipkinHandle, type ZipkinOptions } from './zipkin-server';
 
 export interface InfrastructureOptions {
   /** Use this database instead of starting one. */
@@ -13,6 +14,8 @@ export interface InfrastructureOptions {
   namespace: string;
   postgres: { dataDir: string; port: number; database: string; persistent: boolean; fast?: boolean; settings?: Record<string, string> };
   temporal: { port: number; uiPort: number | null; httpPort: number; metricsPort: number; dbFile: string | null };
+  /** Also start Zipkin (the trace viewer) with these. */
+  zipkin?: Omit<ZipkinOptions, 'quiet'>;
   quiet?: boolean;
   log: (msg: string) => void;
 }
@@ -23,6 +26,7 @@ export interface Infrastructure {
   temporalUiUrl: string | null;
   postgres: PostgresHandle | null;
   temporal: TemporalServerHandle | null;
+  zipkin: ZipkinHandle | null;
   group: ProcessGroup;
   /** Set once a managed process died on its own. */
   failure: Promise<string>;
@@ -30,8 +34,8 @@ export interface Infrastructure {
 }
 
 /**
- * Postgres and Temporal for dev and test runs: each is started only when no address is given,
- * both start in parallel, then the migrations run.
+ * Postgres and Temporal (and Zipkin when asked) for dev and test runs: each is started only when
+ * no address is given, all start in parallel, then the migrations run.
  */
 export async function startInfrastructure(opts: InfrastructureOptions): Promise<Infrastructure> {
   let reportFailure: (msg: string) => void = () => undefined;
@@ -45,16 +49,20 @@ export async function startInfrastructure(opts: InfrastructureOptions): Promise<
     ? Promise.resolve(null)
     : startTemporalDevServer(group, { cli: opts.temporalCli, namespace: opts.namespace, quiet: opts.quiet, ...opts.temporal });
 
-  const [postgresResult, temporalResult] = await Promise.allSettled([postgresStart, temporalStart]);
+  const zipkinStart = opts.zipkin ? startZipkin(group, { ...opts.zipkin, quiet: opts.quiet }) : Promise.resolve(null);
+
+  const [postgresResult, temporalResult, zipkinResult] = await Promise.allSettled([postgresStart, temporalStart, zipkinStart]);
   const postgres = postgresResult.status === 'fulfilled' ? postgresResult.value : null;
   const temporal = temporalResult.status === 'fulfilled' ? temporalResult.value : null;
+  const zipkin = zipkinResult.status === 'fulfilled' ? zipkinResult.value : null;
   const stop = async () => {
     await group.stopAll();
     await postgres?.stop();
   };
-  if (postgresResult.status === 'rejected' || temporalResult.status === 'rejected') {
+  const results = [postgresResult, temporalResult, zipkinResult];
+  if (results.some((r) => r.status === 'rejected')) {
     await stop();
-    const reasons = [postgresResult, temporalResult].filter((r) => r.status === 'rejected').map((r) => String(r.reason?.message ?? r.reason));
+    const reasons = results.filter((r) => r.status === 'rejected').map((r) => String(r.reason?.message ?? r.reason));
     throw new Error(reasons.join('; '));
   }
 
@@ -76,6 +84,7 @@ export async function startInfrastructure(opts: InfrastructureOptions): Promise<
     temporalUiUrl: temporal?.uiUrl ?? null,
     postgres,
     temporal,
+    zipkin,
     group,
     failure,
     stop,

@@ -66,7 +66,8 @@ async function main(): Promise<number> {
   const settings = loadStackSettings();
   const runDir = path.join(ROOT, '.data', `test-${process.pid}`);
   fs.mkdirSync(runDir, { recursive: true });
-  const [pgPort, temporalPort, httpPort, metricsPort, stripeMockPort, stripeMockTlsPort] = await Promise.all([
+  const [pgPort, temporalPort, httpPort, metricsPort, stripeMockPort, stripeMockTlsPort, zipkinPort] = await Promise.all([
+    freePort(),
     freePort(),
     freePort(),
     freePort(),
@@ -101,11 +102,13 @@ async function main(): Promise<number> {
     namespace: settings.temporalNamespace,
     postgres: { dataDir: path.join(runDir, 'pg'), port: pgPort, database: 'sourcing_test', persistent: false, fast: true },
     temporal: { port: temporalPort, uiPort: null, httpPort, metricsPort, dbFile: null },
+    // The tracing test's trace store (found by the bootstrap; without Java that test fails saying so).
+    zipkin: settings.tracing.zipkin && { ...settings.tracing.zipkin, port: zipkinPort },
     quiet: true,
     log,
   });
   log(
-    `postgres and temporal ready in ${((Date.now() - started) / 1000).toFixed(1)} s (bootstrap total ${((Date.now() - settings.bootstrapStartedAt) / 1000).toFixed(1)} s)`,
+    `postgres, temporal${infra.zipkin ? ' and zipkin' : ''} ready in ${((Date.now() - started) / 1000).toFixed(1)} s (bootstrap total ${((Date.now() - settings.bootstrapStartedAt) / 1000).toFixed(1)} s)`,
   );
 
   let cleaned = false;
@@ -152,6 +155,7 @@ async function main(): Promise<number> {
       LOG_LEVEL: settings.passthrough.LOG_LEVEL ?? 'silent',
       TEST_RUN_DIR: runDir,
       ...(stripeMock ? { STRIPE_MOCK_URL: stripeMockUrl } : {}),
+      ...(infra.zipkin ? { TEST_ZIPKIN_URL: infra.zipkin.url } : {}),
       ...(st ? { SCHEMATHESIS: st } : {}),
       // Every worker the suite starts (in process or spawned) serves its metrics on a port of its own.
       WORKER_METRICS_PORT: settings.passthrough.WORKER_METRICS_PORT ?? '0',

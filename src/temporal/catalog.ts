@@ -11,6 +11,7 @@ import {
 import { msOptionalToNumber, msToNumber, type Duration } from '@temporalio/common/lib/time';
 import { isDeepStrictEqual } from 'node:util';
 import type * as workflows from '../../workflows';
+import { taskQueueName, type QueueKind } from './queues';
 import { workflowIds } from './workflow-ids';
 
 /**
@@ -25,15 +26,8 @@ type Workflows = typeof workflows;
 export type WorkflowName = keyof Workflows;
 export type WorkflowArgs<N extends WorkflowName> = Parameters<Workflows[N]>;
 
-/**
- * Task queues. Webhook deliveries (and the outbox fan-out that starts them) have their own queue
- * so a burst of slow endpoints, each attempt holding a workflow task slot for up to 10 s, never
- * delays search workflow tasks. Both derive from TEMPORAL_TASK_QUEUE, so every deployment (and
- * every test stack) has its own pair.
- */
-export const QUEUE_KINDS = ['main', 'webhooks'] as const;
-export type QueueKind = (typeof QUEUE_KINDS)[number];
-export const taskQueueName = (mainQueue: string, kind: QueueKind): string => (kind === 'main' ? mainQueue : `${mainQueue}-${kind}`);
+/** Task queues (QUEUE_KINDS, taskQueueName) live in ./queues, which imports nothing. */
+export { QUEUE_KINDS, taskQueueName, type QueueKind } from './queues';
 
 export interface WorkflowDef<N extends WorkflowName> {
   type: N;

@@ -2,6 +2,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@te
 import { TypedSearchAttributes } from '@temporalio/common';
 import { catalog, ensureSchedules, startWorkflow, type TemporalTarget } from '../temporal/catalog';
 import { WorkspaceIdAttr } from '../temporal/search-attributes';
+import { withTraceCarrier } from '../tracing/trace-context';
 import { REDELIVER_SIGNAL, type DeliveryWorkflowInput } from './contract';
 import type { StartDelivery } from './fanout';
 
@@ -31,12 +32,14 @@ async function startDeliveryWorkflow(
 /**
  * Starts `webhook-delivery-<deliveryId>`; a repeat start is a no-op. `eager` (only with a worker's
  * own client, i.e. in an activity) hands the first workflow task straight to this worker: no
- * matching round trip, which is most of the commit → receipt latency at low load.
+ * matching round trip, which is most of the commit → receipt latency at low load. The start (and
+ * so the delivery's workflow, attempts and POSTs) continues the trace its event was written in,
+ * not the dispatcher's.
  */
 export const deliveryStarter =
   (target: TemporalTarget, opts: { eager?: boolean } = {}): StartDelivery =>
   (delivery, input) =>
-    startDeliveryWorkflow(target, catalog.webhookDelivery.id(delivery.id), delivery.workspace_id, input, opts);
+    withTraceCarrier(delivery.trace_context, () => startDeliveryWorkflow(target, catalog.webhookDelivery.id(delivery.id), delivery.workspace_id, input, opts));
 
 /**
  * An immediate attempt of a delivery with its same event: a running (sleeping) workflow is

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { WorkflowFailedError } from '@temporalio/client';
-import { parseQueues, startWorker } from '../../activities/worker';
+import { startWorker } from '../../activities/worker-process';
+import { parseQueues } from '../../src/temporal/queues';
 import { waitFor } from '../../src/dev/processes';
 import { createLogger } from '../../src/logger';
 import { launchSearch } from '../../src/searches/launch.service';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Db } from '../../src/db/knex';
 import { createLogger } from '../../src/logger';
-import { startWorker, type WorkerHandle } from '../../activities/worker';
+import { startWorker, type WorkerHandle } from '../../activities/worker-process';
 import type { TestStack } from './stack';
 import { workflowBundlePath } from './stack';
 

@@ -5,8 +5,8 @@ import { loadConfig, type Config } from '../../src/config';
 import { createDb, type Db } from '../../src/db/knex';
 import { createLogger } from '../../src/logger';
 import { createTemporal, type Temporal } from '../../src/temporal/client';
-import { startApiServer, type ApiServer } from '../../api/server';
-import { startWorker, type WorkerHandle } from '../../activities/worker';
+import { startApiServer, type ApiServer } from '../../api/api-server';
+import { startWorker, type WorkerHandle } from '../../activities/worker-process';
 import { checkContract } from './contract';
 
 /**

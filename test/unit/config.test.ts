@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ConfigError, loadConfig } from '../../src/config';
+import { ConfigError, loadConfig, loadStackSettings } from '../../src/config';
 
 const valid = {
   DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db',
@@ -40,5 +40,34 @@ describe('loadConfig', () => {
     const config = loadConfig({ ...valid, WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8, ::1/128', PUBLIC_BASE_URL: 'https://api.example.com/v1/' });
     expect(config.webhookAllowedPrivateCidrs).toEqual(['127.0.0.0/8', '::1/128']);
     expect(config.publicBaseUrl).toBe('https://api.example.com/v1');
+  });
+
+  it('traces only when TRACING=on: every new trace at TRACING_SAMPLE_RATIO (default 1) into Zipkin', () => {
+    expect(loadConfig(valid).tracing).toEqual({ enabled: false, sampleRatio: 1, zipkinUrl: 'http://localhost:9411/api/v2/spans' });
+    expect(loadConfig({ ...valid, TRACING: 'on', TRACING_SAMPLE_RATIO: '0.1', TRACING_ZIPKIN_URL: 'http://zipkin:9411/api/v2/spans' }).tracing).toEqual({
+      enabled: true,
+      sampleRatio: 0.1,
+      zipkinUrl: 'http://zipkin:9411/api/v2/spans',
+    });
+  });
+
+  it('refuses a tracing setting it cannot honour, naming it', () => {
+    expect(() => loadConfig({ ...valid, TRACING: 'yes' })).toThrow(/TRACING/);
+    expect(() => loadConfig({ ...valid, TRACING_SAMPLE_RATIO: '1.5' })).toThrow(/TRACING_SAMPLE_RATIO must be between 0 and 1/);
+    expect(() => loadConfig({ ...valid, TRACING_SAMPLE_RATIO: 'half' })).toThrow(/TRACING_SAMPLE_RATIO/);
+    expect(() => loadConfig({ ...valid, TRACING_ZIPKIN_URL: 'zipkin:9411' })).toThrow(/TRACING_ZIPKIN_URL/);
+  });
+});
+
+describe('loadStackSettings', () => {
+  it('runs Zipkin with the dev stack unless TRACING=off or TRACING_ZIPKIN_URL names another', () => {
+    expect(loadStackSettings({}).tracing).toEqual({ enabled: true, zipkinUrl: undefined, zipkin: undefined, zipkinPort: 9411 });
+    expect(loadStackSettings({ ZIPKIN_JAVA: '/usr/bin/java', ZIPKIN_JAR: '/z.jar', ZIPKIN_PORT: '19411' }).tracing).toMatchObject({
+      zipkin: { java: '/usr/bin/java', jar: '/z.jar' },
+      zipkinPort: 19411,
+    });
+    expect(loadStackSettings({ TRACING: 'off' }).tracing.enabled).toBe(false);
+    expect(loadStackSettings({ TRACING_ZIPKIN_URL: 'http://elsewhere:9411/api/v2/spans' }).tracing.zipkinUrl).toBe('http://elsewhere:9411/api/v2/spans');
+    expect(() => loadStackSettings({ TRACING: 'maybe' })).toThrow(/TRACING must be on or off/);
   });
 });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
+import { workflowBundleCode } from '../../activities/worker-process';
 import { historyFromJson } from '../support/histories';
 import { workflowBundlePath } from '../support/stack';
 
@@ -44,16 +45,25 @@ describe('workflow replay', () => {
     expect(exported.filter((t) => !REQUIRED_TYPES.includes(t))).toEqual([]);
   });
 
-  it('replays every recorded history deterministically on the current workflow code', async () => {
+  /** Replays every history on this bundle; the failures, by workflow id. */
+  async function replayAll(code: string): Promise<string[]> {
     const histories = files.map(load);
-    const results = Worker.runReplayHistories({ workflowBundle: { code: fs.readFileSync(workflowBundlePath(), 'utf8') } }, histories);
+    const results = Worker.runReplayHistories({ workflowBundle: { code } }, histories);
     const failures: string[] = [];
     let replayed = 0;
     for await (const result of results) {
       replayed++;
       if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
     }
-    expect(failures).toEqual([]);
     expect(replayed).toBe(files.length);
+    return failures;
+  }
+
+  it('replays every recorded history deterministically on the current workflow code', async () => {
+    expect(await replayAll(fs.readFileSync(workflowBundlePath(), 'utf8'))).toEqual([]);
   });
+
+  it('replays them the same with the tracing interceptors bundled in (workers with TRACING=on): spans and headers, never commands', async () => {
+    expect(await replayAll(await workflowBundleCode({ traced: true }))).toEqual([]);
+  }, 120_000);
 });
