@@ -59,7 +59,11 @@ function activityInterceptors(ctx: ActivityContext): ActivityInterceptors {
     outbound: {
       getLogAttributes: (input, next) =>
         outbound.getLogAttributes(input, (attributes) =>
-          next(ran && !('trace_id' in attributes) ? { trace_id: ran.traceId, span_id: ran.spanId, trace_flags: `0${ran.traceFlags.toString(16)}`, ...attributes } : attributes),
+          next(
+            ran && !('trace_id' in attributes)
+              ? { trace_id: ran.traceId, span_id: ran.spanId, trace_flags: `0${ran.traceFlags.toString(16)}`, ...attributes }
+              : attributes,
+          ),
         ),
     },
   };

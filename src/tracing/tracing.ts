@@ -121,7 +121,9 @@ function describeOutgoingCall(span: Span, request: OutgoingRequest): void {
   const hostHeader = request.getHeader('host');
   const host = typeof hostHeader === 'string' ? hostHeader : request.host;
   span.updateName(`${request.method} ${request.host}`);
-  span.setAttributes(outgoingUrlAttributes({ protocol: request.protocol, host, path: request.path, signed: request.getHeader(SIGNATURE_HEADER) !== undefined }));
+  span.setAttributes(
+    outgoingUrlAttributes({ protocol: request.protocol, host, path: request.path, signed: request.getHeader(SIGNATURE_HEADER) !== undefined }),
+  );
 }
 
 /**
@@ -138,9 +140,18 @@ function reportTracingTroubleTo(logger: Logger): void {
     logger.warn({ detail }, what);
   };
   setGlobalErrorHandler((err) => report('span export failed', err instanceof Error ? err.message : JSON.stringify(err)));
-  const fromDiag = (what: string) => (message: string, ...args: unknown[]) => report(what, [message, ...args.map(String)].join(' '), message);
+  const fromDiag =
+    (what: string) =>
+    (message: string, ...args: unknown[]) =>
+      report(what, [message, ...args.map(String)].join(' '), message);
   diag.setLogger(
-    { error: fromDiag('opentelemetry error'), warn: fromDiag('opentelemetry warning'), info: () => undefined, debug: () => undefined, verbose: () => undefined },
+    {
+      error: fromDiag('opentelemetry error'),
+      warn: fromDiag('opentelemetry warning'),
+      info: () => undefined,
+      debug: () => undefined,
+      verbose: () => undefined,
+    },
     DiagLogLevel.WARN,
   );
 }

@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -43,8 +44,8 @@ const alive = (pid: number) => {
 };
 
 describe('npm run dev (scripts/dev.mjs)', () => {
-  it('brings up Postgres, Temporal with its UI, the API and a worker, restarts a killed worker, then SIGTERM leaves no process behind', async () => {
-    const [port, postgresPort, temporalPort, temporalUiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  it('brings up Postgres, Temporal with its UI, Zipkin, the API and a worker, restarts a killed worker, then SIGTERM leaves no process behind', async () => {
+    const [port, postgresPort, temporalPort, temporalUiPort, zipkinPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
     const dataDir = path.join(process.env.TEST_RUN_DIR!, `dev-${port}`);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -52,10 +53,12 @@ describe('npm run dev (scripts/dev.mjs)', () => {
       POSTGRES_PORT: String(postgresPort),
       TEMPORAL_PORT: String(temporalPort),
       TEMPORAL_UI_PORT: String(temporalUiPort),
+      ZIPKIN_PORT: String(zipkinPort),
       DEV_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
     };
-    for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_TASK_QUEUE', 'SECRETS_KEY', 'NODE_ENV']) delete env[name];
+    for (const name of ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_TASK_QUEUE', 'SECRETS_KEY', 'NODE_ENV', 'TRACING', 'TRACING_ZIPKIN_URL'])
+      delete env[name];
 
     const dev = spawn(process.execPath, [path.join(ROOT, 'scripts/dev.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -74,6 +77,23 @@ describe('npm run dev (scripts/dev.mjs)', () => {
       expect(((await health.json()) as { data: { checks: unknown } }).data.checks).toEqual({ database: 'ok', temporal: 'ok', worker: 'ok' });
       const ui = await fetch(`http://127.0.0.1:${temporalUiPort}/`);
       expect(ui.status).toBe(200);
+      // Zipkin beside the Temporal UI, holding the trace of a request made with the printed key.
+      expect(output).toContain(`Zipkin UI     http://localhost:${zipkinPort}`);
+      const apiKey = /export API_KEY=(\S+)/.exec(output)![1];
+      const traceId = randomBytes(16).toString('hex');
+      const projects = await fetch(`http://127.0.0.1:${port}/v1/projects`, {
+        headers: { Authorization: `Bearer ${apiKey}`, traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
+      });
+      expect(projects.status).toBe(200);
+      await waitFor(
+        'the request in Zipkin',
+        async () => {
+          const trace = await fetch(`http://127.0.0.1:${zipkinPort}/api/v2/trace/${traceId}`);
+          return trace.ok && ((await trace.json()) as { name: string }[]).some((span) => span.name === 'get /v1/projects');
+        },
+        20_000,
+        500,
+      );
       // The web app through Vite (live reload): its client script in the page, under the app's CSP.
       expect(output).toContain(`http://localhost:${port}/app/`);
       const app = await fetch(`http://127.0.0.1:${port}/app/projects/any`);
@@ -105,7 +125,7 @@ describe('npm run dev (scripts/dev.mjs)', () => {
       }
 
       tree = descendants(dev.pid!);
-      expect(tree.length).toBeGreaterThanOrEqual(5); // dev.ts, postgres, temporal, api, worker
+      expect(tree.length).toBeGreaterThanOrEqual(6); // dev.ts, postgres, temporal, zipkin, api, worker
 
       // A crashed worker is restarted (with backoff) and the stack stays up.
       const worker = tree.find((pid) => commandOf(pid).includes('activities/worker.ts'));
