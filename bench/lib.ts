@@ -55,11 +55,23 @@ export function productionArgs(entry: 'api/server' | 'activities/worker'): strin
   return [...profile, path.join(ROOT, 'dist', `${entry}.js`)];
 }
 
-/** Postgres and a Temporal dev server on free private ports for one benchmark, plus a free API port. */
-export async function startBenchStack(opts: { dataDir: string; persistent: boolean }) {
+/**
+ * Postgres and a Temporal dev server on free private ports for one benchmark, plus a free API port;
+ * with `zipkin`, also Zipkin (when the bootstrap found Java and its jar) for the tracing comparisons.
+ */
+export async function startBenchStack(opts: { dataDir: string; persistent: boolean; zipkin?: boolean }) {
   const settings = loadStackSettings();
   fs.mkdirSync(opts.dataDir, { recursive: true });
-  const [pgPort, tPort, httpPort, metricsPort, apiPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const [pgPort, tPort, httpPort, metricsPort, apiPort, zipkinPort] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
+  const zipkin = opts.zipkin && settings.tracing.zipkin ? { ...settings.tracing.zipkin, port: zipkinPort } : undefined;
+  if (opts.zipkin && !zipkin) log('no Zipkin (it needs Java 17+; see the [bootstrap] lines): the tracing comparison is skipped');
   const infra = await startInfrastructure({
     temporalCli: settings.temporalCli,
     namespace: 'default',
@@ -75,10 +87,28 @@ export async function startBenchStack(opts: { dataDir: string; persistent: boole
       settings: { shared_preload_libraries: 'pg_stat_statements', shared_buffers: '2GB' },
     },
     temporal: { port: tPort, uiPort: null, httpPort, metricsPort, dbFile: null },
+    zipkin,
     quiet: true,
     log,
   });
   return { infra, apiPort };
+}
+
+/**
+ * The settings the tracing comparisons run (`BENCH_TRACING`, default `off,1,0.1`): tracing off,
+ * and on at each sample ratio, exporting to the bench's Zipkin. Empty without a Zipkin.
+ */
+export function tracingSettings(zipkin: { spansUrl: string } | null): { label: string; env: NodeJS.ProcessEnv }[] {
+  if (!zipkin) return [];
+  return (process.env.BENCH_TRACING ?? 'off,1,0.1')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((setting) =>
+      setting === 'off'
+        ? { label: 'tracing off', env: { TRACING: 'off' } }
+        : { label: `tracing ${Number(setting).toFixed(1)}`, env: { TRACING: 'on', TRACING_SAMPLE_RATIO: setting, TRACING_ZIPKIN_URL: zipkin.spansUrl } },
+    );
 }
 
 /** The environment of the benchmark's API and worker: production mode against the private stack. */

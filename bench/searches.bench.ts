@@ -27,6 +27,8 @@ import {
   startBenchStack,
   statementTimes,
   benchKeyHeaders,
+  cpuMs,
+  tracingSettings,
 } from './lib';
 
 /**
@@ -38,7 +40,9 @@ import {
  *  - GET /searches/{id}/people?limit=100 with and without profiles, 20 clients, vs a bare Koa
  *    server serving the same bytes from memory;
  *  - records.csv of a 100k-row search vs COPY … TO STDOUT WITH CSV of the same rows, and the API
- *    process's peak RSS.
+ *    process's peak RSS;
+ *  - what tracing costs the people reads: one fresh API per setting (BENCH_TRACING, default off, on
+ *    at 1.0, on at 0.1; spans exported to a real Zipkin), the same load in alternating rounds.
  * The 1M corpus lives in .data/bench (loaded once, reused by later runs).
  */
 
@@ -114,7 +118,7 @@ async function inProcessPass(db: Db, config: Config, workspace: Workspace, proje
 }
 
 async function main(): Promise<void> {
-  const { infra, apiPort } = await startBenchStack({ dataDir: path.join(ROOT, '.data', 'bench'), persistent: true });
+  const { infra, apiPort } = await startBenchStack({ dataDir: path.join(ROOT, '.data', 'bench'), persistent: true, zipkin: true });
   const db = createDb(infra.databaseUrl, 4);
   const report = anchorReport('npm run bench -- searches');
   try {
@@ -251,6 +255,8 @@ async function main(): Promise<void> {
       report.target(`people reads, profile=${withProfile}: p99 < 100 ms (worst round)`, `${p99.toFixed(1)} ms`, p99 < 100);
     }
 
+    await tracingCost({ infra, env, headers, report, peoplePath: pathOf(false) });
+
     log("\n== records.csv of a 100k-row search (a fresh API process, so its peak RSS is the export's) vs COPY … TO STDOUT WITH CSV ==");
     log(`  (the API process of the load tests above peaked at ${peakRssMb(api.pid!).toFixed(0)} MB RSS)`);
     const bulkProject = await projectRepository(db).create(workspace.id, 'Bench export');
@@ -317,6 +323,68 @@ async function main(): Promise<void> {
   } finally {
     await db.destroy();
     await infra.stop();
+  }
+}
+
+/**
+ * What tracing costs a people read: one fresh production API per setting (a process that served
+ * nothing else, so the settings differ in tracing alone), each taking 20 clients for 8 s in
+ * ABC CBA order so drift on the shared host hits all alike. Each request is a server span and
+ * two SQL spans, exported to the bench's Zipkin (whose CPU per request is printed too).
+ */
+async function tracingCost(opts: {
+  infra: Awaited<ReturnType<typeof startBenchStack>>['infra'];
+  env: NodeJS.ProcessEnv;
+  headers: Record<string, string>;
+  report: ReturnType<typeof anchorReport>;
+  peoplePath: string;
+}): Promise<void> {
+  const { infra, headers, report } = opts;
+  const settings = tracingSettings(infra.zipkin);
+  if (!settings.length) return report.note('tracing cost: not measured (no Zipkin: it needs Java 17+)');
+  log(
+    `\n== tracing cost: GET ${opts.peoplePath.replace(/searches\/[^/]+/, 'searches/{id}')}, 20 clients, a fresh API per setting, 8 s rounds in ABC CBA order ==`,
+  );
+  const apis = [];
+  for (const setting of settings) {
+    const port = await freePort();
+    const child = infra.group.spawn(`api-${setting.label}`, process.execPath, productionArgs('api/server'), {
+      env: { ...opts.env, PORT: String(port), ...setting.env },
+      cwd: ROOT,
+      quiet: true,
+    });
+    apis.push({ ...setting, base: `http://127.0.0.1:${port}`, pid: child.pid!, requests: 0, cpuMs: 0, rps: [] as number[], p99: [] as number[] });
+  }
+  for (const api of apis) {
+    await waitFor(`${api.label} API`, async () => (await fetch(`${api.base}/readyz`).catch(() => null))?.ok ?? false, 60_000, 200);
+    await load(`${api.base}/v1${opts.peoplePath}`, headers, 20, 3); // warm-up: its cache, its pool, the JIT
+  }
+  for (const api of [...apis, ...[...apis].reverse()]) {
+    const meter = cpuMeter({ postgres: opts.infra.postgres?.pid, zipkin: opts.infra.zipkin?.pid });
+    const before = cpuMs(api.pid);
+    const r = await load(`${api.base}/v1${opts.peoplePath}`, headers, 20, 8);
+    api.cpuMs += cpuMs(api.pid) - before;
+    api.requests += r.requests;
+    api.rps.push(r.rps);
+    api.p99.push(r.p99);
+    log(
+      `  ${api.label.padEnd(12)} ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.errors} errors; CPU ms per request: api ${((cpuMs(api.pid) - before) / r.requests).toFixed(2)}, ${meter.perUnit(r.requests)}`,
+    );
+  }
+  const off = apis.find((a) => a.env.TRACING === 'off');
+  const mean = (xs: number[]) => xs.reduce((sum, x) => sum + x, 0) / xs.length;
+  for (const api of apis) {
+    const line = `${api.label}: ${mean(api.rps).toFixed(0)} req/s, worst p99 ${Math.max(...api.p99).toFixed(1)} ms, API CPU ${(api.cpuMs / api.requests).toFixed(3)} ms per request`;
+    log(`  ${line}`);
+    report.note(`people reads, profile=false, ${line}`);
+    if (off && api !== off)
+      report.figure({
+        name: `people reads, profile=false, 20 clients, ${api.label}`,
+        value: mean(api.rps),
+        unit: 'req/s',
+        anchor: { name: 'tracing off (a fresh API of the same run)', value: mean(off.rps) },
+        better: 'higher',
+      });
   }
 }
 

@@ -8,7 +8,7 @@ import { writeEvent } from '../src/events/outbox';
 import { makeTestCert, startHttpsReceiver, type HttpsReceiver } from '../test/support/https-receiver';
 import { deliveryHeaders, envelopeBody } from '../src/webhooks/delivery';
 import { postWebhook } from '../src/webhooks/sender';
-import { ROOT, anchorReport, cpuMeter, log, percentile, productionArgs, productionEnv, startBenchStack, benchKeyHeaders } from './lib';
+import { ROOT, anchorReport, cpuMeter, log, percentile, productionArgs, productionEnv, startBenchStack, benchKeyHeaders, tracingSettings } from './lib';
 
 /**
  * Webhook figures on this machine (`npm run bench -- webhooks`): 1,000 events fanned out
@@ -19,6 +19,8 @@ import { ROOT, anchorReport, cpuMeter, log, percentile, productionArgs, producti
  *    queueing: the last of 2,000 deliveries waits for the 1,999 before it).
  * Targets: p99 < 2 s at ≥ 100 deliveries/s. Each run also prints the CPU each process spent per
  * delivery. BENCH_EVENTS and BENCH_RATES (events/s) override.
+ * Then what tracing costs the burst: the same burst once per setting (BENCH_TRACING, default off,
+ * on at 1.0, on at 0.1; spans exported to a real Zipkin), each with a freshly started worker.
  */
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1000);
@@ -97,7 +99,7 @@ async function measure(db: Db, receivers: HttpsReceiver[], ids: string[], label:
 
 async function main(): Promise<void> {
   const dataDir = path.join(ROOT, '.data', `bench-webhooks-${process.pid}`);
-  const { infra, apiPort } = await startBenchStack({ dataDir, persistent: false });
+  const { infra, apiPort } = await startBenchStack({ dataDir, persistent: false, zipkin: true });
   const db = createDb(infra.databaseUrl, 8);
   const cert = makeTestCert();
   const receivers = await Promise.all([startHttpsReceiver(cert), startHttpsReceiver(cert)]);
@@ -112,7 +114,7 @@ async function main(): Promise<void> {
       },
     );
     const api = infra.group.spawn('api', process.execPath, productionArgs('api/server'), { env, cwd: ROOT, quiet: true });
-    const worker = infra.group.spawn('worker', process.execPath, productionArgs('activities/worker'), { env, cwd: ROOT, quiet: true });
+    let worker = infra.group.spawn('worker', process.execPath, productionArgs('activities/worker'), { env, cwd: ROOT, quiet: true });
     const base = `http://127.0.0.1:${apiPort}/v1`;
     await waitFor('api and worker', async () => (await fetch(`${base}/health?worker=true`)).ok, 120_000, 500);
 
@@ -127,7 +129,7 @@ async function main(): Promise<void> {
     }
 
     // Where the two cores go, per delivery (the bench process is the load generator and the receivers).
-    const meter = () => cpuMeter({ temporal: infra.temporal?.pid, worker: worker.pid, api: api.pid, postgres: infra.postgres?.pid });
+    const meter = () => cpuMeter({ temporal: infra.temporal?.pid, worker: worker.pid, api: api.pid, postgres: infra.postgres?.pid, zipkin: infra.zipkin?.pid });
     log('\n== warm-up: 50 events ==');
     const warmMeter = meter();
     await measure(db, receivers, await writeEvents(db, workspace.id, 50, 25, 'warm'), 'warm-up', warmMeter);
@@ -185,6 +187,38 @@ async function main(): Promise<void> {
       anchor: { name: 'a bare loop posting the same signed bodies', value: barePerSecond },
       better: 'higher',
     });
+    // What tracing costs the burst. Events written outside any trace (as here) start their
+    // delivery's trace at the worker's ratio: its workflow start, run, attempt, SQL and POST.
+    const settings = tracingSettings(infra.zipkin);
+    if (!settings.length) report.note('tracing cost: not measured (no Zipkin: it needs Java 17+)');
+    const bursts = new Map<string, number>();
+    for (const [i, setting] of settings.entries()) {
+      log(`\n== tracing cost: the burst again with a fresh worker, ${setting.label} ==`);
+      const stopped = new Promise((resolve) => worker.once('exit', resolve));
+      worker.kill('SIGTERM');
+      await stopped;
+      worker = infra.group.spawn(`worker-${i}`, process.execPath, productionArgs('activities/worker'), {
+        env: { ...env, ...setting.env },
+        cwd: ROOT,
+        quiet: true,
+      });
+      await waitFor('the new worker', async () => (await fetch(`${base}/health?worker=true`)).ok, 120_000, 500);
+      // Its dispatcher running and its caches warm before the burst.
+      await measure(db, receivers, await writeEvents(db, workspace.id, 50, 25, `warm-${i}`), 'warm-up', meter());
+      const tracedMeter = meter();
+      const traced = await measure(db, receivers, await writeEvents(db, workspace.id, EVENTS, null, `burst-${i}`), `burst, ${setting.label}`, tracedMeter);
+      bursts.set(setting.label, traced.perSecond);
+    }
+    const off = bursts.get('tracing off');
+    for (const [label, perSecond] of bursts)
+      if (off !== undefined && label !== 'tracing off')
+        report.figure({
+          name: `webhook burst, ${label}`,
+          value: perSecond,
+          unit: 'deliveries/s',
+          anchor: { name: 'tracing off (a fresh worker of the same run)', value: off },
+          better: 'higher',
+        });
     report.note(
       'where the rest goes: per delivery a workflow start, a workflow task, an activity task and its completion through the Temporal server, ' +
         'and the attempt recorded in Postgres (see the CPU per delivery above: temporal and worker against the bench process alone)',
