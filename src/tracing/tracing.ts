@@ -127,9 +127,9 @@ function describeOutgoingCall(span: Span, request: OutgoingRequest): void {
 }
 
 /**
- * The SDK's own warnings (e.g. a module loaded before its instrumentation) and export failures
- * (Zipkin unreachable) go to our log, at most one line a minute per kind, so a collector that is
- * down for an hour costs sixty lines, not one per batch.
+ * The SDK's own warnings (a module loaded before its instrumentation, spans dropped from a full
+ * buffer) and export failures (Zipkin unreachable) go to our log, at most one line a minute per
+ * kind (numbers aside), so a collector that is down for an hour costs sixty lines, not one per batch.
  */
 function reportTracingTroubleTo(logger: Logger): void {
   const lastLogged = new Map<string, number>();
@@ -143,7 +143,7 @@ function reportTracingTroubleTo(logger: Logger): void {
   const fromDiag =
     (what: string) =>
     (message: string, ...args: unknown[]) =>
-      report(what, [message, ...args.map(String)].join(' '), message);
+      report(what, [message, ...args.map(String)].join(' '), message.replace(/\d+/g, 'N'));
   diag.setLogger(
     {
       error: fromDiag('opentelemetry error'),
