@@ -2,7 +2,7 @@ import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions } from
 import type { Config } from '../src/config';
 import { createDb, type Db } from '../src/db/knex';
 import type { Logger } from '../src/logger';
-import { workerTracingOptions, WORKFLOW_TRACING_MODULES } from '../src/tracing/temporal-tracing';
+import { workerTracingOptions } from '../src/tracing/temporal-tracing';
 import { TRACING_OFF, type Tracing } from '../src/tracing/tracing';
 import { createTemporal } from '../src/temporal/client';
 import { installTemporalRuntime } from '../src/temporal/runtime';
@@ -33,7 +33,7 @@ export interface StartWorkerOptions {
   queues?: readonly QueueKind[];
   /**
    * Started tracing (the worker process's): workflows, activities and their calls become spans.
-   * A pre-built `workflowBundle` must then include WORKFLOW_TRACING_MODULES (workflowBundleCode).
+   * A pre-built `workflowBundle` must then be built with `traced` (workflowBundleCode).
    */
   tracing?: Tracing;
 }
@@ -65,14 +65,14 @@ const bundlerLogger = (logger: Logger) => {
 };
 
 /**
- * The workflow code as one bundle; `traced` adds the OpenTelemetry workflow interceptors, which
- * run inside the sandbox (they add headers and spans, never commands: the replay test replays
- * every recorded history with them too).
+ * The workflow code as one bundle; `traced` adds the tracing workflow interceptors
+ * (workflows/tracing-interceptors.ts), which run inside the sandbox and add headers and spans,
+ * never commands (the replay test replays every recorded history with them too).
  */
 export async function workflowBundleCode(opts: { traced: boolean; logger?: Parameters<typeof bundleWorkflowCode>[0]['logger'] }): Promise<string> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: require.resolve('../workflows'),
-    workflowInterceptorModules: opts.traced ? WORKFLOW_TRACING_MODULES : [],
+    workflowInterceptorModules: opts.traced ? [require.resolve('../workflows/tracing-interceptors')] : [],
     logger: opts.logger,
   });
   return code;

@@ -50,8 +50,8 @@ export function productionArgs(entry: 'api/server' | 'activities/worker'): strin
     execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
     built = true;
   }
-  // BENCH_CPU_PROF=<dir>: each API process writes a V8 CPU profile there when it exits (`node --cpu-prof`).
-  const profile = entry === 'api/server' && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
+  // BENCH_CPU_PROF=<dir>: each API and worker process writes a V8 CPU profile there when it exits (`node --cpu-prof`).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
   return [...profile, path.join(ROOT, 'dist', `${entry}.js`)];
 }
 

@@ -18,9 +18,6 @@ import type { Tracing } from './tracing';
  * an activity runs inside its span, so its SQL and HTTP calls are its children.
  */
 
-/** The package's workflow interceptors; they run inside the workflow sandbox, so they are bundled with the workflows. */
-export const WORKFLOW_TRACING_MODULES = [require.resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors')];
-
 /**
  * Adds `trace_id` to the memo of every workflow started inside a recorded trace, so support staff
  * can go from a workflow in the Temporal UI to its trace in Zipkin.
@@ -72,7 +69,8 @@ function activityInterceptors(ctx: ActivityContext): ActivityInterceptors {
 /**
  * What a worker adds when tracing is on: activity and client interceptors, and the sink through
  * which the sandboxed workflow code hands its spans to this process's span processor (workflows
- * cannot do I/O). The workflow bundle must be built with WORKFLOW_TRACING_MODULES.
+ * cannot do I/O). The workflow bundle must be built with the tracing workflow interceptors
+ * (workflows/tracing-interceptors.ts; workflowBundleCode in activities/worker-process.ts).
  */
 export function workerTracingOptions(tracing: Tracing): Pick<WorkerOptions, 'interceptors' | 'sinks'> {
   if (!tracing.enabled) return {};

@@ -2,9 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Resource } from '@opentelemetry/resources';
 import { NoopSpanProcessor } from '@opentelemetry/sdk-trace-node';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { TRACE_HEADER as PACKAGE_TRACE_HEADER } from '@temporalio/interceptors-opentelemetry/lib/instrumentation';
 import { Worker, type ReplayWorkerOptions } from '@temporalio/worker';
 import { workflowBundleCode } from '../../activities/worker-process';
 import { workerTracingOptions } from '../../src/tracing/temporal-tracing';
+import { TRACE_HEADER } from '../../workflows/tracing-interceptors';
 import { historyFromJson } from '../support/histories';
 import { workflowBundlePath } from '../support/stack';
 
@@ -50,8 +53,14 @@ describe('workflow replay', () => {
   });
 
   /** Replays every history on this bundle; the failures, by workflow id. */
-  async function replayAll(code: string, options: Partial<ReplayWorkerOptions> = {}): Promise<string[]> {
+  async function replayAll(code: string, options: Partial<ReplayWorkerOptions> = {}, startedIn?: string): Promise<string[]> {
     const histories = files.map(load);
+    // As if each had been started inside a trace with this `traceparent` (the client interceptor's header).
+    if (startedIn)
+      for (const { history } of histories)
+        history.events![0].workflowExecutionStartedEventAttributes!.header = {
+          fields: { [TRACE_HEADER]: defaultPayloadConverter.toPayload({ traceparent: startedIn }) },
+        };
     const results = Worker.runReplayHistories({ ...options, workflowBundle: { code } }, histories);
     const failures: string[] = [];
     let replayed = 0;
@@ -70,6 +79,15 @@ describe('workflow replay', () => {
   it('replays them the same with the tracing interceptors bundled in (workers with TRACING=on): spans and headers, never commands', async () => {
     // As a traced worker runs them: its interceptors and the sink that takes the workflow's spans.
     const traced = workerTracingOptions({ enabled: true, spanProcessor: new NoopSpanProcessor(), resource: Resource.empty(), shutdown: async () => undefined });
-    expect(await replayAll(await workflowBundleCode({ traced: true, logger: QUIET }), traced)).toEqual([]);
-  }, 120_000);
+    const code = await workflowBundleCode({ traced: true, logger: QUIET });
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    // Started outside a trace (as recorded), inside an unrecorded one (headers passed on), inside a recorded one (the package's spans).
+    expect(await replayAll(code, traced)).toEqual([]);
+    expect(await replayAll(code, traced, `00-${traceId}-00f067aa0ba902b7-00`)).toEqual([]);
+    expect(await replayAll(code, traced, `00-${traceId}-00f067aa0ba902b7-01`)).toEqual([]);
+  }, 180_000);
+
+  it("carries the trace context in the header the package's interceptors read", () => {
+    expect(TRACE_HEADER).toBe(PACKAGE_TRACE_HEADER);
+  });
 });
