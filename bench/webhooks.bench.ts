@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
 import { createDb, type Db } from '../src/db/knex';
 import { workspaceRepository } from '../src/db/workspace.repository';
 import { waitFor } from '../src/dev/processes';
@@ -192,8 +193,16 @@ async function main(): Promise<void> {
     const settings = tracingSettings(infra.zipkin);
     if (!settings.length) report.note('tracing cost: not measured (no Zipkin: it needs Java 17+)');
     const bursts = new Map<string, number>();
+    const connection = settings.length ? await Connection.connect({ address: infra.temporalAddress }) : null;
     for (const [i, setting] of settings.entries()) {
       log(`\n== tracing cost: the burst again with a fresh worker, ${setting.label} ==`);
+      // Each setting starts from a settled system: a worker left with open deliveries (workflow
+      // tasks that timed out under the previous burst) would hand its backlog to the next one.
+      const settling = Date.now();
+      const open = async () =>
+        (await new Client({ connection: connection! }).workflow.count(`WorkflowType = 'webhookDeliveryWorkflow' AND ExecutionStatus = 'Running'`)).count;
+      await waitFor('open deliveries to finish', async () => (await open()) === 0, 600_000, 1000);
+      log(`  (deliveries of the previous run all closed after ${((Date.now() - settling) / 1000).toFixed(0)} s more)`);
       const stopped = new Promise((resolve) => worker.once('exit', resolve));
       worker.kill('SIGTERM');
       await stopped;
@@ -209,6 +218,7 @@ async function main(): Promise<void> {
       const traced = await measure(db, receivers, await writeEvents(db, workspace.id, EVENTS, null, `burst-${i}`), `burst, ${setting.label}`, tracedMeter);
       bursts.set(setting.label, traced.perSecond);
     }
+    await connection?.close();
     const off = bursts.get('tracing off');
     for (const [label, perSecond] of bursts)
       if (off !== undefined && label !== 'tracing off')
