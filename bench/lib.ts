@@ -125,6 +125,8 @@ export function productionEnv(
     TEMPORAL_ADDRESS: stack.infra.temporalAddress,
     SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
     LOG_LEVEL: 'warn',
+    // A private stack: the worker's metrics on a free port, not the default 9464 another stack may hold.
+    WORKER_METRICS_PORT: '0',
     ...extra,
   };
 }
