@@ -1,7 +1,8 @@
 import { findFamily, findMetro } from '../../src/reference/taxonomy';
 import { parseCriteria, type Criteria, type ResolvedCriteria } from '../../src/domain/criteria';
 import type { PersonProfile } from '../../src/domain/profile';
-import { DEFAULT_WEIGHTS, MUST_HAVE_CAP, scoreProfile, titleSimilarity } from '../../src/domain/scoring';
+import { DEFAULT_WEIGHTS, MUST_HAVE_CAP, scoreProfile } from '../../src/domain/scoring';
+import { titleSimilarity } from '../../src/domain/role-match';
 
 /** Criteria through the real parser, so tests use canonical reference values. */
 function criteria(input: Criteria): ResolvedCriteria {
@@ -135,11 +136,28 @@ describe('scoreProfile', () => {
   it('matches titles by token overlap, ignoring case and seniority words', () => {
     expect(titleSimilarity('Senior Backend Engineer', 'backend engineer')).toBe(1);
     expect(titleSimilarity('Staff Software Engineer II', 'Software Engineer')).toBe(1);
-    expect(titleSimilarity('Full Stack Engineer', 'Backend Engineer')).toBe(0.4);
-    expect(titleSimilarity('Product Manager', 'Product Designer')).toBe(0.5);
+    // Words weigh by how rare they are among known titles: sharing "engineer" says little.
+    expect(titleSimilarity('Full Stack Engineer', 'Backend Engineer')).toBeLessThan(0.25);
+    expect(titleSimilarity('Backend Developer', 'Backend Engineer')).toBeGreaterThan(0.6);
+    expect(titleSimilarity('Product Manager', 'Product Designer')).toBeGreaterThan(0.3);
+    expect(titleSimilarity('Product Manager', 'Product Designer')).toBeLessThan(0.7);
     expect(titleSimilarity('', 'Backend Engineer')).toBe(0);
     // Only a seniority word left: still compared rather than empty.
     expect(titleSimilarity('Lead', 'lead')).toBe(1);
+  });
+
+  it('matches a title under another known name and says which alias matched', () => {
+    const title = (personTitle: string, wanted: string) =>
+      scoreProfile(makeProfile({ title: personTitle }), criteria({ titles: [wanted] })).breakdown.find((b) => b.criterion === 'title')!;
+    const ios = title('Senior Mobile Engineer', 'iOS Developer');
+    expect(ios.match).toBe(1);
+    expect(ios.reason).toBe("Senior Mobile Engineer matches title 'iOS Developer' ('iOS developer' is Mobile Engineer)");
+    const serverSide = title('Server-side Developer', 'Backend Engineer');
+    expect(serverSide.match).toBe(1);
+    expect(serverSide.reason).toContain("('server-side developer' is Backend Engineer)");
+    // The same words need no alias; another role of the family is only a partial match.
+    expect(title('Backend Engineer', 'Backend Engineer').reason).toBe("Backend Engineer matches title 'Backend Engineer'");
+    expect(title('Frontend Engineer', 'Server-side Developer').match).toBeLessThan(0.5);
   });
 
   it('gives the same score to two different profiles that trade off evenly (ties)', () => {
