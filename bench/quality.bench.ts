@@ -197,7 +197,9 @@ const FIXED_FILE = path.join(ROOT, '.data', 'bench-quality', 'fixed.json');
 let fixed: Record<string, { ideal: number[]; baseline: number }> | undefined;
 async function fixedFigures(db: Db, brief: Brief): Promise<{ ideal: number[]; baseline: number }> {
   fixed ??= fs.existsSync(FIXED_FILE) ? (JSON.parse(fs.readFileSync(FIXED_FILE, 'utf8')) as typeof fixed) : {};
-  const key = createHash('sha256').update(JSON.stringify([brief.text, brief.labels])).digest('hex');
+  const key = createHash('sha256')
+    .update(JSON.stringify([brief.text, brief.labels]))
+    .digest('hex');
   if (!fixed![key]) {
     const ideal = await idealGrades(db, brief.labels);
     const baseline = ndcg(await gradesOf(db, brief.labels, await keywordBaseline(db, brief.text)), ideal);
