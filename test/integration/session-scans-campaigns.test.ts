@@ -131,4 +131,11 @@ it('GET /api/openapi.json documents every session route with the cookie security
   ]);
   expect(res.body.paths['/api/me'].get.security).toEqual([{ sessionCookie: [] }]);
   expect(res.body.paths['/api/campaigns/{id}/launch'].post['x-role']).toBe('operator');
+  // The built-in reader: intake's body and answer schemas (one declaration each), operator role.
+  const builtin = res.body.paths['/api/intake/builtin'].post;
+  expect(builtin['x-role']).toBe('operator');
+  expect(builtin.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/IntakeResult' });
+  expect(builtin.requestBody.content['application/json'].schema).toEqual(res.body.paths['/api/intake'].post.requestBody.content['application/json'].schema);
+  expect(res.body.components.schemas.IntakeResult.properties.reader.enum).toEqual(['llm', 'builtin']);
+  expect(res.body.components.schemas.SessionError.properties.problems.type).toBe('array');
 });
