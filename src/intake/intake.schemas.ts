@@ -47,9 +47,16 @@ export const CHIP_FIELDS: Record<Chip, { fields: string[]; required: boolean }> 
 
 // ---- responses ----
 
+/**
+ * Who read the brief: `llm` is intake through the language model; `builtin` the deterministic
+ * reader behind the key API's `jd_text`, which the app uses when no language model is configured.
+ */
+export const READERS = ['llm', 'builtin'] as const;
+export type Reader = (typeof READERS)[number];
+
 const chipCoverage = z.strictObject({ resolved: z.boolean(), confidence: confidence, required: z.boolean() });
 
-/** POST /api/intake answer (spec "Criteria (intake result)"). */
+/** POST /api/intake and POST /api/intake/builtin answer (spec "Criteria (intake result)", plus `reader`). */
 export const intakeResult = z
   .strictObject({
     criteria: criteriaFieldsSchema
@@ -61,6 +68,11 @@ export const intakeResult = z
     entityCoverage: z.strictObject(Object.fromEntries(CHIPS.map((chip) => [chip, chipCoverage])) as Record<Chip, typeof chipCoverage>),
     familyUnresolved: z.boolean(),
     familySuggestions: z.array(z.strictObject({ id: z.string(), label: z.string() })).describe('The closest known families when familyUnresolved'),
-    rawToolInput: z.record(z.string(), z.unknown()).describe("The tool call's arguments as the model sent them"),
+    rawToolInput: z
+      .record(z.string(), z.unknown())
+      .describe(
+        "What the reader proposed before validation and the workspace's families: the tool call's arguments (llm) or the built-in reader's extraction (builtin)",
+      ),
+    reader: z.enum(READERS).describe('Which reader read the brief: llm (the language model) or builtin (the deterministic reader, no language model)'),
   })
   .meta({ id: 'IntakeResult' });
