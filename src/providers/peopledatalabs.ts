@@ -236,7 +236,7 @@ function placeClause(c: ResolvedCriteria): Clause | null {
  *
  * Filters (no score) are what a person cannot lack and still be wanted, as before: the place
  * (the metro or a further location; a pass searches where the search is) and each must-have skill
- * (scoring caps anyone missing one at 40, under any useful threshold); people at an excluded
+ * (scoring caps anyone missing one at 40, below the default threshold of 70); people at an excluded
  * company score 0, so they are left out too. Everything else only ranks (`should`, with boosts):
  * a PDL profile often lacks a level, role, industry or inferred years, and a filter on one would
  * drop a good person for a missing optional field where a should clause only moves them down. At
