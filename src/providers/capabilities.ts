@@ -1,3 +1,4 @@
+import type { ResolvedCriteria } from '../domain/criteria';
 import type { PersonProfile } from '../domain/profile';
 import type { CandidateSummary } from './profile-source';
 import type { ToolCallAnswer, ToolCallRequest } from './openai';
@@ -58,6 +59,18 @@ export interface ProfileDataProvider {
   enrichPerson(profileId: string): Promise<PersonProfile | null>;
   searchCompanies(q: CompanyQuery): Promise<Page<CompanySummary>>;
   enrichCompany(companyId: string): Promise<CompanyProfile | null>;
+}
+
+/** A page of a search pass's people: its criteria, for a source that filters and ranks on them itself. */
+export interface CriteriaQuery {
+  criteria: ResolvedCriteria;
+  limit: number;
+  offset: number;
+}
+
+/** Profile data a live search pass pages by the search's criteria, best match first (People Data Labs). */
+export interface LiveProfileDataProvider extends ProfileDataProvider {
+  searchPeopleByCriteria(q: CriteriaQuery): Promise<Page<CandidateSummary>>;
 }
 
 export interface WebResult {
