@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { ResolvedCriteria } from '../domain/criteria';
 import type { PersonProfile } from '../domain/profile';
-import { PDL_FAMILY_ROLES, PDL_INDUSTRIES, PDL_LEVEL_SENIORITY, PDL_METROS, pdlLevelsFor } from '../reference/pdl';
+import { canonicalRoles } from '../domain/role-match';
+import { PDL_FAMILY_ROLES, PDL_INDUSTRIES, PDL_LEVEL_SENIORITY, PDL_METROS, familyOfPdlRole, metroOfPdlPlace, pdlLevelsFor } from '../reference/pdl';
 import { detectSeniority, findMetro, SENIORITY_YEARS } from '../reference/taxonomy';
 import type { CompanyProfile, CompanyQuery, CompanySummary, LiveProfileDataProvider, PeopleQuery } from './capabilities';
 import type { DownstreamLimiter } from './downstream-limiter';
@@ -30,11 +31,13 @@ const pdlPerson = z.looseObject({
   last_name: text,
   job_title: text,
   job_title_role: text,
+  job_title_sub_role: text,
   job_title_levels: list(z.string()),
   job_company_name: text,
   job_company_industry: text,
   location_name: text,
   location_metro: text,
+  location_locality: text,
   location_country: text,
   linkedin_url: text,
   linkedin_connections: z.number().nullish(),
@@ -123,11 +126,15 @@ function personProfile(p: PdlPerson): PersonProfile {
     last_name: summary.last_name,
     title: summary.title,
     seniority: level ?? detectSeniority(summary.title) ?? 'mid',
-    // PDL's job role (e.g. `engineering`), not one of our role families.
-    family: textOf(p.job_title_role),
+    // Our family from the title as the brief reader knows titles ("iOS Developer" is software
+    // engineering), else from PDL's (sub) role when only one family claims it.
+    family:
+      canonicalRoles(summary.title)?.phrases[0]?.family ?? familyOfPdlRole(textOf(p.job_title_role), textOf(p.job_title_sub_role)) ?? textOf(p.job_title_role),
     company: summary.company,
     industry: capitalise(textOf(p.job_company_industry)),
-    metro: (metroName && findMetro(metroName)?.id) || metroName,
+    metro:
+      metroOfPdlPlace({ location_metro: metroName, location_locality: textOf(p.location_locality), location_country: textOf(p.location_country) }) ??
+      ((metroName && findMetro(metroName)?.id) || metroName),
     location: summary.location,
     network_url: summary.network_url,
     open_profile: false,

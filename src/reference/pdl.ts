@@ -53,3 +53,33 @@ export function pdlLevelsFor(seniority: Seniority): string[] {
   if (seniority === 'lead') return ['senior'];
   return Object.keys(PDL_LEVEL_SENIORITY).filter((level) => PDL_LEVEL_SENIORITY[level] === seniority);
 }
+
+/**
+ * Our metro for a PDL person's place: the metro whose PDL `location_metro` it is (US), else the
+ * metro whose cities hold its `location_locality` in its country; undefined elsewhere.
+ */
+export function metroOfPdlPlace(place: { location_metro?: string; location_locality?: string; location_country?: string }): string | undefined {
+  const metro = place.location_metro?.toLowerCase();
+  const locality = place.location_locality?.toLowerCase();
+  const country = place.location_country?.toLowerCase();
+  for (const [id, p] of Object.entries(PDL_METROS)) {
+    if (
+      'location_metro' in p
+        ? metro !== undefined && p.location_metro === metro
+        : locality !== undefined && p.location_locality.includes(locality) && p.location_country === country
+    ) {
+      return id;
+    }
+  }
+  return undefined;
+}
+
+/** Our role family for a PDL sub role (then role) when exactly one family claims it. */
+export function familyOfPdlRole(role: string | undefined, subRole: string | undefined): string | undefined {
+  const claims = (field: keyof PdlRoles, value: string | undefined) =>
+    value ? Object.entries(PDL_FAMILY_ROLES).filter(([, r]) => r[field].includes(value.toLowerCase())) : [];
+  const bySub = claims('job_title_sub_role', subRole);
+  if (bySub.length === 1) return bySub[0][0];
+  const byRole = claims('job_title_role', role);
+  return byRole.length === 1 ? byRole[0][0] : undefined;
+}

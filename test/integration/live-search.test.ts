@@ -79,8 +79,16 @@ describe('a live search', () => {
         'id',
         liveMatches.map((p) => `pdl:${p.id}`),
       )
-      .select('id', 'company');
+      .select('id', 'company', 'family', 'metro', 'country');
     expect(stored).toHaveLength(5);
+    // Stored in our terms, so database passes score them like everyone else: the family from the
+    // title (or PDL's role), the metro from PDL's metro (US) or city and country.
+    expect(stored.find((p) => p.id === 'pdl:pdl-ada-0001')).toMatchObject({
+      family: 'software_engineering',
+      metro: 'san-francisco-bay-area',
+      country: 'United States',
+    });
+    expect(stored.find((p) => p.id === 'pdl:pdl-bo-0002')).toMatchObject({ family: 'software_engineering', metro: 'stockholm', country: 'Sweden' });
     const records = (await stack.request('GET', `/v1/searches/${done.id}/records`, { headers: f.headers })).body.data;
     expect(JSON.stringify(records)).toContain('Acme Robotics');
 

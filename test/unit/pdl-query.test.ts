@@ -1,7 +1,7 @@
 import { parseCriteria, type Criteria, type ResolvedCriteria } from '../../src/domain/criteria';
 import { personCriteriaQuery, personSearchQuery } from '../../src/providers/peopledatalabs';
 import canonical from '../../src/reference/data/pdl-canonical.json';
-import { PDL_FAMILY_ROLES, PDL_INDUSTRIES, PDL_LEVEL_SENIORITY, PDL_METROS, pdlLevelsFor } from '../../src/reference/pdl';
+import { PDL_FAMILY_ROLES, PDL_INDUSTRIES, PDL_LEVEL_SENIORITY, PDL_METROS, familyOfPdlRole, metroOfPdlPlace, pdlLevelsFor } from '../../src/reference/pdl';
 import { INDUSTRIES, METROS, ROLE_FAMILIES, SENIORITIES } from '../../src/reference/taxonomy';
 
 /** People Data Labs' names for our reference data, and the live search's query built from them. */
@@ -159,5 +159,20 @@ describe('the live search query', () => {
         ],
       },
     });
+  });
+});
+
+describe('reading PDL people back in our terms', () => {
+  it('maps PDL places to our metros', () => {
+    expect(metroOfPdlPlace({ location_metro: 'san francisco, california', location_country: 'united states' })).toBe('san-francisco-bay-area');
+    expect(metroOfPdlPlace({ location_locality: 'london', location_country: 'united kingdom' })).toBe('london');
+    // London, Ontario is no London.
+    expect(metroOfPdlPlace({ location_locality: 'london', location_country: 'canada' })).toBeUndefined();
+    expect(metroOfPdlPlace({})).toBeUndefined();
+  });
+
+  it('maps a PDL role to a family only when one family claims it', () => {
+    expect(familyOfPdlRole('engineering', 'data_engineering')).toBe('data_engineering');
+    expect(familyOfPdlRole('engineering', undefined)).toBeUndefined();
   });
 });
