@@ -11,6 +11,7 @@ import { databaseProfileSource } from '../src/providers/database-profile-source'
 import { launchSearch } from '../src/searches/launch.service';
 import { claimSlot, completePass, processPage } from '../src/searches/pass.service';
 import { launchBody } from '../src/searches/searches.schemas';
+import { createUser } from '../src/users/users.service';
 import { createDb, type Db } from '../src/db/knex';
 import { workspaceRepository } from '../src/db/workspace.repository';
 import { createProgressWriter, progressLine } from '../src/cli/progress';
@@ -110,8 +111,24 @@ function shortBriefCriteria(text: string) {
   return extractCriteria(text).criteria;
 }
 
-/** jd_text takes 40+ characters (spec); a shorter brief is read by the same built-in reader and launched with its criteria, as the web app does. */
+/**
+ * jd_text takes 40+ characters (spec); a shorter brief is read by the same built-in reader and
+ * launched with its criteria, as the web app does (in process: the reader directly; through the
+ * API: the session API's built-in reader route).
+ */
 const launchBodyOf = (brief: Brief) => (brief.text.length >= 40 ? { jd_text: brief.text } : { criteria: shortBriefCriteria(brief.text) });
+
+/** The web app's path for a brief: the session API's built-in reader, its criteria (without `_meta`) launched. */
+async function readInApp(api: string, cookie: string, text: string): Promise<Record<string, unknown>> {
+  const res = await fetch(`${api}/api/intake/builtin`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ rawInput: text }),
+  });
+  if (!res.ok) throw new Error(`built-in reader answered ${res.status}: ${await res.text()}`);
+  const { _meta: _confidence, ...criteria } = ((await res.json()) as { criteria: Record<string, unknown> }).criteria;
+  return criteria;
+}
 
 /** What the service answered for a brief: refused, or its criteria and the people of its first page, best first. */
 interface ServiceAnswer {
@@ -121,11 +138,12 @@ interface ServiceAnswer {
 }
 
 /** Through the real API, Temporal and worker: launch, wait for `complete`, read the first 25 people. */
-async function throughApi(db: Db, base: string, headers: Record<string, string>, brief: Brief): Promise<ServiceAnswer> {
+async function throughApi(db: Db, base: string, headers: Record<string, string>, app: { api: string; cookie: string }, brief: Brief): Promise<ServiceAnswer> {
   const post = (url: string, body: unknown, extra: Record<string, string> = {}) =>
     fetch(`${base}${url}`, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
   const project = (await (await post('/projects', { name: `quality ${brief.id}` })).json()) as { data: { id: string } };
-  const launched = await post(`/projects/${project.data.id}/searches`, launchBodyOf(brief), { 'Idempotency-Key': `quality-${randomUUID()}` });
+  const body = brief.text.length >= 40 ? { jd_text: brief.text } : { criteria: await readInApp(app.api, app.cookie, brief.text) };
+  const launched = await post(`/projects/${project.data.id}/searches`, body, { 'Idempotency-Key': `quality-${randomUUID()}` });
   if (launched.status >= 400) {
     const body = (await launched.json()) as { error: { code: string } };
     return { refused: `${launched.status} ${body.error.code}`, criteria: null, personIds: [] };
@@ -176,7 +194,11 @@ async function inProcess(db: Db, config: Config, workspace: Workspace, brief: Br
     throw err;
   }
   const ref = { searchId: search.id, pass: 1 };
-  if (!(await claimSlot(db, ref, 'http://127.0.0.1/v1')).claimed) throw new Error('no free slot');
+  // Slots are FIFO: a launch beside this one may hold the turn for a moment.
+  for (let tries = 0; !(await claimSlot(db, ref, 'http://127.0.0.1/v1')).claimed; tries++) {
+    if (tries > 600) throw new Error('no free slot');
+    await new Promise((r) => setTimeout(r, 50));
+  }
   const source = databaseProfileSource(db);
   let stop = null;
   for (let page = 0; !stop; page++) stop = (await processPage(db, source, { ...ref, page })).stop;
@@ -281,6 +303,19 @@ async function main(): Promise<void> {
       max_concurrent_searches: CONCURRENCY,
     });
     const headers = await benchKeyHeaders(db, workspace.id);
+    // A signed-in operator, for the web app's reader of short briefs.
+    const password = randomUUID();
+    const email = `quality-${randomUUID()}@example.com`;
+    await createUser(db, { email, password, workspaceId: workspace.id, role: 'operator' });
+    const apiRoot = `http://127.0.0.1:${apiPort}`;
+    const signIn = IN_PROCESS
+      ? null
+      : await fetch(`${apiRoot}/api/auth/sign-in`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email, password }),
+        });
+    const app = { api: apiRoot, cookie: (signIn?.headers.get('set-cookie') ?? '').split(';')[0] };
     const summary: string[] = [];
     for (const split of SPLITS) {
       const briefs = LIMIT > 0 ? loadBriefs(split).slice(0, LIMIT) : loadBriefs(split);
@@ -294,7 +329,7 @@ async function main(): Promise<void> {
         Array.from({ length: CONCURRENCY }, async () => {
           while (next < briefs.length) {
             const brief = briefs[next++];
-            const answer = IN_PROCESS ? await inProcess(db, config, workspace, brief) : await throughApi(db, base, headers, brief);
+            const answer = IN_PROCESS ? await inProcess(db, config, workspace, brief) : await throughApi(db, base, headers, app, brief);
             results.push(await grade(db, brief, answer));
             bar.update(progressLine('briefs', results.length, briefs.length, ''));
           }

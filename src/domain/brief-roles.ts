@@ -13,7 +13,7 @@ import wordAbbreviationData from '../reference/data/title-word-abbreviations.jso
 import { ROLE_FAMILIES, SENIORITY_TITLE_WORDS, SENIORITY_YEARS, canonicalSkill, findFamily } from '../reference/taxonomy';
 import { BRIEF_SENIORITY_WORDS, FAMILY_AREAS, ROLE_PHRASES, SKILL_TITLE_HINTS, type RolePhrase } from '../reference/role-vocabulary';
 import { SENIORITIES, type Seniority } from './profile';
-import { similarRolePhrases, titleSimilarity, words } from './role-match';
+import { departmentWords, similarRolePhrases, titleSimilarity, words } from './role-match';
 
 export const MAX_EXTRACTED_TITLES = 5;
 
@@ -114,7 +114,7 @@ const HIRING_CUES =
   /\b(?:hiring|looking for|seeking|searching for|source|sourcing|find|finding|need|needs|needed|want|wants|wanted|recruit|recruiting|opening for|vacancy|position|role|title|join (?:us|our team|the team) as|as an?|as our|we(?:'re| are) (?:hiring|looking))\b/gi;
 /** Words before a mention that make it someone else: a colleague, a manager, a customer. */
 const COLLEAGUE_CUES =
-  /\b(?:with|alongside|partner(?:ing|s)? with|report(?:s|ing)? (?:in)?to|collaborat\w* with|work(?:ing)? closely with|support(?:s|ing)?|manag(?:ed|es|ing) by|hired by|team of|mentor(?:s|ing)?|fellow|other|between)\b/gi;
+  /\b(?:(?:lead|leads|leading|manage|manages|managing|oversee|oversees|overseeing|grow|coach|coaching)\s+(?:a\s+(?:team\s+)?of\s+)?(?:\d+|a team|two|three|four|five|six|seven|eight|nine|ten|several)|with|alongside|partner(?:ing|s)? with|report(?:s|ing)? (?:in)?to|collaborat\w* with|work(?:ing)? closely with|support(?:s|ing)?|manag(?:ed|es|ing) by|hired by|team of|mentor(?:s|ing)?|fellow|other|between)\b/gi;
 /** Verbs that make the level word after them no level ("to lead Backend Engineer hiring"). */
 const VERB_BEFORE_LEAD = /\b(?:to|will|you'll|you will|help|helps|can|who|and)\s*$/i;
 
@@ -234,6 +234,8 @@ export interface RoleMention {
   start: number;
   end: number;
   written: string;
+  /** The mention's words as read: lower case, short forms expanded, misspellings corrected. */
+  words: string;
   /** Candidate readings (one per family the phrase can belong to). */
   phrases: RolePhrase[];
   /** Levels stated next to the mention or carried by the phrase. */
@@ -345,6 +347,7 @@ function exactMentions(text: string, tokens: Token[], firstLineEnd: number): Rol
       start: before.from,
       end: last.end,
       written: text.slice(first.start, last.end),
+      words: window.map((t) => t.lower).join(' '),
       phrases: hit.phrases,
       levels,
       weight: contextWeight(text, before.from, last.end, firstLineEnd) * generic * (corrected ? 0.85 : 1),
@@ -401,6 +404,10 @@ function departmentMentions(text: string, tokens: Token[], firstLineEnd: number,
       start: from.start,
       end: to.end,
       written: text.slice(from.start, to.end),
+      words: tokens
+        .filter((t) => t.start >= from.start && t.end <= to.end)
+        .map((t) => t.lower)
+        .join(' '),
       phrases,
       levels: [level],
       weight: contextWeight(text, from.start, to.end, firstLineEnd),
@@ -489,6 +496,7 @@ function similarMentions(
         start: before.from,
         end: last.end,
         written,
+        words: span.map((t) => t.lower).join(' '),
         phrases: best.phrases,
         levels: [...before.levels, ...best.phrases.flatMap((p) => (p.seniority ? [p.seniority] : [])).slice(0, 1)],
         weight: contextWeight(text, before.from, last.end, firstLineEnd) * best.similarity,
@@ -550,6 +558,49 @@ function nearestBaseTitle(phrase: string, family: string): string | undefined {
     if (!best || s > best.s) best = { title: t, s };
   }
   return best && best.s >= 0.5 ? best.title : undefined;
+}
+
+const MANAGER_LEVELS: readonly Seniority[] = ['manager', 'director', 'vp', 'cxo'];
+
+/**
+ * The title the corpus writes for a manager-and-up role of the family: the level title whose
+ * department words best cover the mention's ("support team manager" → Customer Support Manager,
+ * "VP Eng" → VP of Engineering); none when no department word is shared and the mention has some.
+ */
+function nearestLevelTitle(mentionWords: string, family: string, level: Seniority): string | undefined {
+  const candidates = ROLE_PHRASES.filter((p) => p.family === family && p.source === 'level-title' && p.seniority === level);
+  const wanted = departmentWords(mentionWords);
+  if (wanted === '' || candidates.length === 0) return candidates[0]?.phrase;
+  let best: { phrase: string; s: number } | undefined;
+  for (const c of candidates) {
+    const s = titleSimilarity(departmentWords(c.phrase), wanted);
+    if (!best || s > best.s) best = { phrase: c.phrase, s };
+  }
+  return best && best.s > 0 ? best.phrase : undefined;
+}
+
+/** The family's base title a department names, when exactly one has its words ("procurement lead" → Procurement Specialist). */
+function baseTitleOfDepartment(mentionWords: string, family: string): string | undefined {
+  const wanted = departmentWords(mentionWords)
+    .split(' ')
+    .filter((w) => !phraseTables().levelWords.has(w))
+    .join(' ');
+  const f = findFamily(family);
+  if (!f || wanted === '') return undefined;
+  const full = f.titles.filter((t) => titleSimilarity(t, wanted) >= 0.8);
+  return full.length === 1 ? full[0] : undefined;
+}
+
+/** The title a mention names in the family, as the corpus writes titles. */
+function titleOfMention(m: RoleMention, family: string): string | undefined {
+  const p = phraseFor(m, family)!;
+  // A manager-and-up role has its own titles ("Design Manager", not the designers' base title).
+  const level = m.levels.find((l) => MANAGER_LEVELS.includes(l));
+  if (level) return nearestLevelTitle(m.via === 'department' ? p.phrase : m.words, family, level);
+  if (p.title) return p.title;
+  if (p.source === 'onet') return nearestBaseTitle(p.phrase, family);
+  if (m.via === 'department') return baseTitleOfDepartment(m.words, family);
+  return undefined;
 }
 
 /** Levels a range of years can imply (the manager-and-up levels are roles, not years). */
@@ -648,10 +699,7 @@ export function readRole(
   // Titles: the family's base titles the mentions name, strongest first.
   const strongest = ofFamily.length ? Math.max(...ofFamily.map((m) => m.weight)) : 0;
   const titled = ofFamily
-    .map((m) => {
-      const p = phraseFor(m, family)!;
-      return { m, title: p.title ?? (p.source === 'onet' ? nearestBaseTitle(p.phrase, family) : undefined) };
-    })
+    .map((m) => ({ m, title: titleOfMention(m, family) }))
     .filter((x): x is { m: RoleMention; title: string } => x.title !== undefined && x.m.weight >= strongest * 0.4)
     .sort((a, b) => b.m.weight - a.m.weight || a.m.start - b.m.start);
   const titles: string[] = [];

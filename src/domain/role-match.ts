@@ -15,7 +15,7 @@
  * unbounded.
  */
 import { SENIORITY_TITLE_WORDS } from '../reference/taxonomy';
-import { BRIEF_SENIORITY_WORDS, ROLE_PHRASES, type RolePhrase, type RolePhraseSource } from '../reference/role-vocabulary';
+import { BRIEF_SENIORITY_WORDS, FAMILY_UMBRELLA_TITLES, ROLE_PHRASES, type RolePhrase, type RolePhraseSource } from '../reference/role-vocabulary';
 import type { Seniority } from './profile';
 
 // ---- tokens ----
@@ -114,21 +114,26 @@ function phraseIndex(): PhraseIndex {
 const weightOf = (t: string) => phraseIndex().idf.get(t) ?? phraseIndex().maxIdf;
 
 /**
- * Dice overlap of two titles' words, each word weighted by its rarity among known titles:
- * 1 for the same words, near 0 when only common words ("engineer", "manager") are shared.
+ * How well a person's title covers a wanted title, each word weighted by its rarity among known
+ * titles: mostly the share of the wanted words the person's title has (a "Tax Accountant" is an
+ * accountant), a little the overlap both ways (so the exact title still ranks first); 1 for the
+ * same words, near 0 when only common words ("engineer", "manager") are shared.
  */
-export function titleSimilarity(a: string, b: string): number {
-  const ta = new Set(titleTokens(a));
-  const tb = new Set(titleTokens(b));
-  if (ta.size === 0 || tb.size === 0) return 0;
-  let common = 0;
-  let total = 0;
-  for (const t of ta) {
-    total += weightOf(t);
-    if (tb.has(t)) common += weightOf(t);
+export function titleSimilarity(personTitle: string, wanted: string): number {
+  const person = new Set(titleTokens(personTitle));
+  const want = new Set(titleTokens(wanted));
+  if (person.size === 0 || want.size === 0) return 0;
+  let covered = 0;
+  let wantTotal = 0;
+  let personTotal = 0;
+  for (const t of want) {
+    wantTotal += weightOf(t);
+    if (person.has(t)) covered += weightOf(t);
   }
-  for (const t of tb) total += weightOf(t);
-  return (2 * common) / total;
+  for (const t of person) personTotal += weightOf(t);
+  const coverage = covered / wantTotal;
+  const dice = (2 * covered) / (wantTotal + personTotal);
+  return 0.8 * coverage + 0.2 * dice;
 }
 
 export interface RoleReading {
@@ -251,10 +256,37 @@ function roleOf(r: RoleReading | undefined): { family: string; title?: string; s
 
 const aliasNote = (p: RolePhrase, canonical: string) => (p.source === 'title' ? undefined : `'${p.phrase}' is ${canonical}`);
 
+/** How well another title of the family matches a title that names the whole family. */
+export const UMBRELLA_MATCH = 0.9;
+
+/** Words of manager-and-up titles that say the level, not the department ("Head of", "Director", "VP"). */
+const LEVEL_TITLE_WORDS = new Set(['manager', 'director', 'head', 'vp', 'svp', 'evp', 'vice', 'president', 'chief', 'officer', 'senior', 'sr', 'of', 'the']);
+
+/** A manager-and-up title's department words: "Head of Engineering" → "engineering". */
+export function departmentWords(title: string): string {
+  return words(title)
+    .filter((w) => !LEVEL_TITLE_WORDS.has(w))
+    .join(' ');
+}
+
+/**
+ * How well one manager-and-up title matches another: by their department words only, the level
+ * being the seniority's business ("Director of Engineering" is "Head of Engineering"; "Customer
+ * Support Manager" is only partly "Manager, Customer Success"). Titles with no department word
+ * left ("Manager") match any.
+ */
+function departmentSimilarity(personTitle: string, wanted: string): number {
+  const want = departmentWords(wanted);
+  if (want === '') return 1;
+  const person = departmentWords(personTitle);
+  return person === '' ? 0 : titleSimilarity(person, want);
+}
+
 /**
  * How well a person's title matches a wanted title, alias-aware: the same role under another name
  * ("Server-side Developer" and "Backend Engineer", "Sr. iOS Developer" and "Mobile Engineer")
- * matches fully and says which alias made it so; otherwise the rarity-weighted word overlap.
+ * matches fully and says which alias made it so; manager-and-up titles of a family compare by
+ * their department words; otherwise the rarity-weighted word coverage.
  */
 export function titleMatch(personTitle: string, wanted: string): TitleMatch {
   const direct = titleSimilarity(personTitle, wanted);
@@ -266,8 +298,15 @@ export function titleMatch(personTitle: string, wanted: string): TitleMatch {
       const alias = aliasNote(want.phrase, want.title) ?? aliasNote(person.phrase, person.title);
       return alias ? { match: 1, alias } : { match: 1 };
     }
-    if (!person.title && !want.title && person.seniority && person.seniority === want.seniority) {
-      return { match: 1, alias: `'${want.phrase.phrase}' and '${person.phrase.phrase}' are the same level of ${want.family}` };
+    // "Software Engineer" asked for generally: any software engineering title will do, the
+    // exact one first.
+    if (person.title && want.title && FAMILY_UMBRELLA_TITLES.get(want.family)?.has(want.title)) {
+      return { match: UMBRELLA_MATCH, alias: `'${want.title}' covers ${person.title}` };
+    }
+    if (!person.title && !want.title) {
+      const match = departmentSimilarity(personTitle, wanted);
+      if (match >= 1) return { match: 1, alias: `'${want.phrase.phrase}' and '${person.phrase.phrase}' name the same department` };
+      return { match };
     }
   }
   const viaCanonical = titleSimilarity(person?.title ?? personTitle, want?.title ?? wanted);

@@ -111,7 +111,7 @@ function scoreTitle(profile: PersonProfile, c: ResolvedCriteria): { match: numbe
         : best.match === 1
           ? `${title} matches title '${bestTitle}'${best.alias ? ` (${best.alias})` : ''}`
           : best.match > 0
-            ? `${title} partly matches title '${bestTitle}'`
+            ? `${title} partly matches title '${bestTitle}'${best.alias ? ` (${best.alias})` : ''}`
             : `${title} matches no wanted title`;
     parts.push({ weight: 1, match: best.match, reason });
   }

@@ -1,7 +1,8 @@
+import { FAMILY_UMBRELLA_TITLES } from '../reference/role-vocabulary';
 import { findFamily, findMetro } from '../reference/taxonomy';
 import { canonicalJson, type ResolvedCriteria } from '../domain/criteria';
 import { SENIORITIES, type PersonProfile } from '../domain/profile';
-import { canonicalRoles } from '../domain/role-match';
+import { canonicalRoles, departmentWords } from '../domain/role-match';
 import { DEFAULT_WEIGHTS, scoreProfile } from '../domain/scoring';
 import type { Db } from '../db/knex';
 import { peopleRepository, type RankedCandidate, type RankedQuery } from '../db/people.repository';
@@ -26,9 +27,20 @@ export function placeFilter(criteria: ResolvedCriteria): { metros: string[]; cou
 function titlesToFind(criteria: ResolvedCriteria): string[] {
   const out = new Set<string>();
   for (const t of criteria.titles ?? []) {
+    const phrases = canonicalRoles(t)?.phrases.filter((p) => !criteria.family || p.family === criteria.family) ?? [];
+    const base = phrases.find((p) => p.title)?.title;
+    // A manager-and-up title is found by its department words ("Head of Engineering" is any
+    // "… Engineering" title; the seniority ranks the levels), as the scorer compares them.
+    const department = phrases.length && !base && phrases[0].source === 'level-title' ? departmentWords(t) : undefined;
+    if (department !== undefined) {
+      if (department !== '') out.add(department);
+      continue;
+    }
     out.add(t);
-    const known = canonicalRoles(t)?.phrases.find((p) => p.title && (!criteria.family || p.family === criteria.family));
-    if (known?.title) out.add(known.title);
+    if (base) out.add(base);
+    // A title that names the whole family finds every title of it (the scorer ranks them).
+    const family = phrases.find((p) => p.title)?.family;
+    if (base && family && FAMILY_UMBRELLA_TITLES.get(family)?.has(base)) for (const other of findFamily(family)?.titles ?? []) out.add(other);
   }
   return [...out];
 }

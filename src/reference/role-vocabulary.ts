@@ -28,6 +28,8 @@ interface VocabularyFile {
   families: Record<
     string,
     {
+      /** Base titles that also name the whole family ("Software Engineer" for any software role). */
+      umbrella?: string[];
       areas: string[];
       aliases: { phrase: string; title?: string; seniority?: string; exact?: boolean }[];
       skill_titles?: Record<string, string>;
@@ -112,3 +114,8 @@ export const SKILL_TITLE_HINTS: ReadonlyMap<string, { family: string; title: str
   }
   return out;
 })();
+
+/** Family → its umbrella titles: base titles a recruiter uses for any role of the family. */
+export const FAMILY_UMBRELLA_TITLES: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  Object.entries(VOCABULARY.families).map(([family, v]) => [family, new Set(v.umbrella ?? [])]),
+);

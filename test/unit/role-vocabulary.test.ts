@@ -15,6 +15,7 @@ interface Alias {
 }
 
 interface FamilyVocabulary {
+  umbrella?: string[];
   areas: string[];
   aliases: Alias[];
   skill_titles?: Record<string, string>;
@@ -97,7 +98,7 @@ describe('role vocabulary (role-vocabulary.json)', () => {
 
   it('writes every entry in the documented shape: non-empty trimmed phrases of at most 60 characters', () => {
     for (const [family, v] of Object.entries(VOCABULARY.families)) {
-      expect(Object.keys(v).every((k) => ['areas', 'aliases', 'skill_titles'].includes(k))).toBe(true);
+      expect(Object.keys(v).every((k) => ['umbrella', 'areas', 'aliases', 'skill_titles'].includes(k))).toBe(true);
       for (const phrase of [...v.areas, ...v.aliases.map((a) => a.phrase)]) {
         const ok = typeof phrase === 'string' && phrase.trim() === phrase && phrase !== '' && phrase.length <= 60 && !/\s{2}/.test(phrase);
         expect({ family, phrase, ok }).toEqual({ family, phrase, ok: true });
@@ -184,6 +185,12 @@ describe('role vocabulary (role-vocabulary.json)', () => {
       for (const [skill, title] of Object.entries(v.skill_titles ?? {})) {
         expect({ family, skill, title, ok: f.skills.includes(skill) && f.titles.includes(title) }).toEqual({ family, skill, title, ok: true });
       }
+    }
+  });
+
+  it('names as umbrella titles only base titles of the same family', () => {
+    for (const [family, v] of Object.entries(VOCABULARY.families)) {
+      for (const title of v.umbrella ?? []) expect({ family, title, ok: familyById.get(family)!.titles.includes(title) }).toEqual({ family, title, ok: true });
     }
   });
 
