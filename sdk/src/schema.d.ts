@@ -1679,8 +1679,10 @@ export interface components {
         DataSource: "builtin" | "peopledatalabs" | "brave";
         PeopleResults: {
             results: components["schemas"]["PersonSummary"][];
-            /** @description Matches at the source (the built-in source stops counting at 10,000) */
+            /** @description Matches at the source, whatever the offset (the built-in source stops counting at 10,000) */
             total: number;
+            /** @description false when the source stopped counting at 10,000: there are at least `total` matches (also `meta.total`); true: `total` is the count */
+            total_exact: boolean;
             source: components["schemas"]["DataSource"];
         };
         PersonSummary: {

@@ -133,7 +133,14 @@ export const webResults = z
   .meta({ id: 'WebResults' });
 
 export const peopleResults = z
-  .strictObject({ results: z.array(personSummary), total: z.int().describe('Matches at the source (the built-in source stops counting at 10,000)'), source })
+  .strictObject({
+    results: z.array(personSummary),
+    total: z.int().describe('Matches at the source, whatever the offset (the built-in source stops counting at 10,000)'),
+    total_exact: z
+      .boolean()
+      .describe('false when the source stopped counting at 10,000: there are at least `total` matches (also `meta.total`); true: `total` is the count'),
+    source,
+  })
   .meta({ id: 'PeopleResults' });
 
 export const companyResults = z
