@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { whenMissing } from '../domain/errors';
 import { PROVIDER_IDS } from '../providers/provider-ids';
 
 export const MIN_API_KEY_LENGTH = 8;
@@ -7,9 +8,9 @@ export const MIN_API_KEY_LENGTH = 8;
 export const createCredentialBody = z.strictObject({
   provider: z.enum(PROVIDER_IDS, { error: `provider must be one of ${PROVIDER_IDS.join(', ')}` }).describe('Provider identifier'),
   apiKey: z
-    .string({ error: 'apiKey is required (a string)' })
+    .string({ error: whenMissing('apiKey is required (a string)') })
     .min(MIN_API_KEY_LENGTH, `apiKey must have at least ${MIN_API_KEY_LENGTH} characters`)
-    .max(4096)
+    .max(4096, 'apiKey is too long: at most 4,096 characters')
     .describe('The provider key; stored encrypted, never returned'),
   label: z.string().trim().min(1).max(100).default('default').describe('Distinguishes several keys of one provider; default "default"'),
 });

@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import { criteriaFieldsSchema } from '../domain/criteria';
+import { whenMissing } from '../domain/errors';
+
+export const MAX_RAW_INPUT = 20_000;
 
 /** POST /api/intake */
 export const intakeBody = z.strictObject({
   rawInput: z
-    .string({ error: 'rawInput is required (free text or a job description)' })
+    .string({ error: whenMissing('rawInput is required (free text or a job description)') })
     .trim()
     .min(1, 'rawInput must not be empty')
-    .max(20_000)
+    .max(MAX_RAW_INPUT, `rawInput is too long: at most ${MAX_RAW_INPUT.toLocaleString('en-US')} characters`)
     .describe('Free text or a job description'),
 });
 export type IntakeBody = z.infer<typeof intakeBody>;
