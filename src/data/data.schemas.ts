@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { trimmedText } from '../domain/text';
 import { IDEMPOTENCY_KEY, resultPageFields } from '../searches/searches.schemas';
 
 /** Request and response schemas of the data endpoints (DESIGN.md §9). */
 
 const idempotencyKey = z.string().regex(IDEMPOTENCY_KEY, 'must be 8 to 160 printable characters');
-const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+const text = (max: number) => trimmedText(max);
 
 /** The header form of the idempotency key (the body's `idempotencyKey` is the other; the header wins). */
 export const dataHeaders = z.object({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { criteriaFieldsSchema } from '../domain/criteria';
 import { whenMissing } from '../domain/errors';
+import { NOT_BLANK } from '../domain/text';
 
 export const MAX_RAW_INPUT = 20_000;
 
@@ -8,9 +9,9 @@ export const MAX_RAW_INPUT = 20_000;
 export const intakeBody = z.strictObject({
   rawInput: z
     .string({ error: whenMissing('rawInput is required (free text or a job description)') })
-    .trim()
-    .min(1, 'rawInput must not be empty')
     .max(MAX_RAW_INPUT, `rawInput is too long: at most ${MAX_RAW_INPUT.toLocaleString('en-US')} characters`)
+    .regex(NOT_BLANK, 'rawInput must not be empty')
+    .trim()
     .describe('Free text or a job description'),
 });
 export type IntakeBody = z.infer<typeof intakeBody>;

@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { ROLES } from '../db/membership.repository';
 import { whenMissing } from '../domain/errors';
+import { NOT_BLANK } from '../domain/text';
 
 /** Request and response schemas of sign-in, sign-out and /api/me. */
 
 export const signInBody = z.strictObject({
+  // Compared trimmed and in lower case (normalizeEmail); an address that is no user's is a 401.
   email: z
     .string({ error: whenMissing('email is required') })
-    .trim()
-    .min(3, 'email is too short: at least 3 characters')
     .max(320, 'email is too long: at most 320 characters')
+    .regex(NOT_BLANK, 'email must not be empty')
     .describe("The user's email"),
   password: z
     .string({ error: whenMissing('password is required') })
