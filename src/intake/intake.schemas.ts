@@ -33,7 +33,15 @@ export type IntakeToolInput = z.infer<typeof intakeToolInput>;
 
 /** JSON schema of the tool, generated from the zod schema (one source of truth). */
 export const intakeToolParameters = (): Record<string, unknown> => {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(intakeToolInput, { io: 'input' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(intakeToolInput, {
+    io: 'input',
+    // The OpenAPI documents list the reference values (skills, industries, places: ≈1,200 in all)
+    // as enums; the tool leaves them out, as before: thousands of tokens per call, and the
+    // validation with its one retry already names unknown values to the model.
+    override: ({ jsonSchema }) => {
+      delete jsonSchema.enum;
+    },
+  }) as Record<string, unknown>;
   return schema;
 };
 
