@@ -179,8 +179,9 @@ export interface FuzzFigures {
  * of `--checks all` runs, among them positive_data_acceptance (ST202: a request the document
  * allows, refused as invalid) and negative_data_rejection (a request the document forbids,
  * accepted): the documents state every limit the server enforces, and the few rules OpenAPI
- * cannot state (two related values, a webhook host that must resolve) are kept by the generated
- * requests themselves (src/dev/schemathesis_hooks.py).
+ * cannot state (two related values, a webhook host that must resolve, a job description that must
+ * name a role, the search's own weights) are kept by the generated requests themselves
+ * (src/dev/schemathesis_hooks.py, valid cases only).
  */
 export const EXCLUDED_CHECKS: Record<string, string> = {
   // "A 404 right after a POST created the resource is a bug". Its stateful links feed a project
