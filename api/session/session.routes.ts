@@ -26,13 +26,14 @@ export const sessionRoutes: SessionRouteDef[] = [
     method: 'POST',
     path: '/auth/sign-in',
     access: 'public',
-    summary: 'Sign in with email and password; sets the `sid` session cookie. 10 failures per email in 15 minutes: 429.',
+    summary:
+      'Sign in with email and password; sets the `sid` session cookie. Failed sign-ins are limited within 15 minutes: 10 per email, and the configured ceilings per client address and across all accounts (429 with Retry-After).',
     body: signInBody,
     errors: { codes: ['too_many_attempts', 'no_workspace'], plain: [401] },
     example: { email: 'ada@example.com', password: 'correct horse battery staple' },
     response: { status: 200, data: ok, description: '`{ok: true}` and Set-Cookie `sid`; 401 `Invalid email or password`' },
     async handler(ctx, { body }, { db, config }) {
-      const { token, expiresAt } = await signIn(db, body.email, body.password);
+      const { token, expiresAt } = await signIn(db, body.email, body.password, { ip: ctx.ip, limits: config.signIn });
       setSessionCookie(ctx, config, token, expiresAt);
       return { body: { ok: true } };
     },

@@ -1,13 +1,17 @@
 import { z } from 'zod';
 import { criteriaFieldsSchema } from '../domain/criteria';
+import { whenMissing } from '../domain/errors';
+import { NOT_BLANK } from '../domain/text';
+
+export const MAX_RAW_INPUT = 20_000;
 
 /** POST /api/intake */
 export const intakeBody = z.strictObject({
   rawInput: z
-    .string({ error: 'rawInput is required (free text or a job description)' })
+    .string({ error: whenMissing('rawInput is required (free text or a job description)') })
+    .max(MAX_RAW_INPUT, `rawInput is too long: at most ${MAX_RAW_INPUT.toLocaleString('en-US')} characters`)
+    .regex(NOT_BLANK, 'rawInput must not be empty')
     .trim()
-    .min(1, 'rawInput must not be empty')
-    .max(20_000)
     .describe('Free text or a job description'),
 });
 export type IntakeBody = z.infer<typeof intakeBody>;
@@ -29,7 +33,15 @@ export type IntakeToolInput = z.infer<typeof intakeToolInput>;
 
 /** JSON schema of the tool, generated from the zod schema (one source of truth). */
 export const intakeToolParameters = (): Record<string, unknown> => {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(intakeToolInput, { io: 'input' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(intakeToolInput, {
+    io: 'input',
+    // The OpenAPI documents list the reference values (skills, industries, places: ≈1,200 in all)
+    // as enums; the tool leaves them out, as before: thousands of tokens per call, and the
+    // validation with its one retry already names unknown values to the model.
+    override: ({ jsonSchema }) => {
+      delete jsonSchema.enum;
+    },
+  }) as Record<string, unknown>;
   return schema;
 };
 

@@ -48,8 +48,10 @@ export interface CompanyProfile extends CompanySummary {
 
 export interface Page<T> {
   results: T[];
-  /** Matches in the source (the built-in sources count at most MAX_COUNTED; vendors report theirs). */
+  /** Matches in the source (the built-in people search counts at most PEOPLE_TOTAL_CAP; vendors report theirs). */
   total: number;
+  /** false when the source stopped counting: `total` is then a lower bound. Absent: exact. */
+  totalExact?: boolean;
 }
 
 export interface ProfileDataProvider {

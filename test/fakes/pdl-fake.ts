@@ -121,7 +121,8 @@ export const PDL_COMPANIES = [
 
 export const PDL_GOOD_KEY = 'pdl-fake-good-key-0001';
 
-function person(p: {
+/** A person record in PDL's shape (tests build their own with it). */
+export function person(p: {
   id: string;
   name: [string, string];
   /** Title, PDL role, sub role and levels. */
@@ -157,7 +158,7 @@ function person(p: {
     location_country: country,
     linkedin_url: `linkedin.com/in/${first}-${last}`,
     linkedin_connections: 500,
-    headline: null,
+    headline: null as string | null,
     summary: `${title} at ${companyName}.`,
     skills: p.skills,
     inferred_years_experience: p.years,
@@ -289,7 +290,8 @@ function search(records: unknown[], req: FakeRequest) {
 
 export type PdlFake = VendorServer;
 
-export function startPdlFake(acceptedKey = PDL_GOOD_KEY): Promise<PdlFake> {
+export function startPdlFake(opts: { acceptedKey?: string; people?: ReturnType<typeof person>[] } = {}): Promise<PdlFake> {
+  const { acceptedKey = PDL_GOOD_KEY, people = PDL_PEOPLE } = opts;
   return startVendorServer({
     errorBody: (status, message) => ({ status, error: { type: status === 429 ? 'rate_limit_error' : 'server_error', message } }),
     rejects: (req) =>
@@ -298,10 +300,10 @@ export function startPdlFake(acceptedKey = PDL_GOOD_KEY): Promise<PdlFake> {
         : { status: 401, body: { status: 401, error: { type: 'authentication_error', message: 'Invalid API key' } } },
     route(req) {
       const id = req.query.get('pdl_id');
-      if (req.method === 'POST' && req.path === '/v5/person/search') return search(PDL_PEOPLE, req);
+      if (req.method === 'POST' && req.path === '/v5/person/search') return search(people, req);
       if (req.method === 'POST' && req.path === '/v5/company/search') return search(PDL_COMPANIES, req);
       if (req.method === 'GET' && req.path === '/v5/person/enrich') {
-        const found = PDL_PEOPLE.find((p) => p.id === id);
+        const found = people.find((p) => p.id === id);
         return found ? { status: 200, body: { status: 200, likelihood: 10, data: found } } : notFound('No records were found matching your request');
       }
       if (req.method === 'GET' && req.path === '/v5/company/enrich') {
