@@ -7,6 +7,7 @@
  */
 import countryAliasData from '../reference/data/country-aliases.json';
 import { COUNTRIES, METROS } from '../reference/taxonomy';
+import { editDistance } from './edit-distance';
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -140,24 +141,6 @@ function countryMention(text: string): string | undefined {
 }
 
 // ---- misspelt place names ----
-
-/** Optimal-string-alignment distance, capped: max + 1 when above max. */
-function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev2: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
-      row.push(d);
-    }
-    prev2 = prev;
-    prev = row;
-  }
-  return prev[b.length];
-}
 
 let placeWords: Map<string, string> | undefined;
 /** One-word place names of 7+ letters, lower case → as written ("charlotte" → "Charlotte"). */

@@ -14,6 +14,7 @@ import { ROLE_FAMILIES, SENIORITY_TITLE_WORDS, SENIORITY_YEARS, canonicalSkill, 
 import { BRIEF_SENIORITY_WORDS, FAMILY_AREAS, ROLE_PHRASES, SKILL_TITLE_HINTS, type RolePhrase } from '../reference/role-vocabulary';
 import { SENIORITIES, type Seniority } from './profile';
 import { departmentWords, similarRolePhrases, titleSimilarity, words } from './role-match';
+import { editDistance } from './edit-distance';
 
 export const MAX_EXTRACTED_TITLES = 5;
 
@@ -148,27 +149,6 @@ function contextWeight(text: string, start: number, end: number, firstLineEnd: n
 }
 
 // ---- misspelt role words ----
-
-/** Optimal-string-alignment distance (edits and adjacent transpositions), or max + 1 when above max. */
-function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev2: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
-      row.push(d);
-      best = Math.min(best, d);
-    }
-    if (best > max) return max + 1;
-    prev2 = prev;
-    prev = row;
-  }
-  return prev[b.length];
-}
 
 /** Short forms of title words ("dev", "mgr", "ops"), read as the word. */
 const WORD_ABBREVIATIONS: Record<string, string> = wordAbbreviationData;
