@@ -494,6 +494,9 @@ function similarMentions(
 
 // ---- skills as evidence ----
 
+/** Skill evidence (summed rarity) enough to name a family when no role is named: two or three telling skills. */
+const SKILLS_ALONE = 2.5;
+
 /** How telling each skill is of a family: the rarer it is among families, the more. */
 const SKILL_FAMILIES: Map<string, string[]> = (() => {
   const out = new Map<string, string[]>();
@@ -638,11 +641,16 @@ export function readRole(
   // Guess at unknown role words only when no role is named outright.
   const similar = known.some((m) => m.weight >= 1) ? [] : similarMentions(text, tokens, firstLineEnd, 0.6, (s, e) => claimed(s, e, known));
   const mentions = [...known, ...similar].sort((a, b) => a.start - b.start);
+  const spans = mentions.map((m) => ({ start: m.start, end: m.end }));
+  const skills = readSkills(spans);
+  // Last resort before a brief is refused for naming nothing known: a looser likeness (its head
+  // word still agreeing), read with the low confidence its cosine gives.
+  if (mentions.length === 0 && Math.max(0, ...skillEvidence(skills).values()) < SKILLS_ALONE) {
+    mentions.push(...similarMentions(text, tokens, firstLineEnd, 0.45, () => false));
+  }
   // The first role named outright is usually the one asked for ("PMM for developer tools").
   const opening = mentions.find((m) => m.weight >= 1);
   if (opening) opening.weight *= 1.25;
-  const spans = mentions.map((m) => ({ start: m.start, end: m.end }));
-  const skills = readSkills(spans);
 
   // Family: the weight of its mentions (an ambiguous phrase counts for each family at a discount),
   // then the skills' evidence.
@@ -669,7 +677,7 @@ export function readRole(
   else if (ofFamily.length > 0) confidence = Math.min(0.8, 0.2 + Math.max(...ofFamily.map((m) => m.similarity ?? 0)) * 0.7);
   else {
     // Skills alone: a few telling ones (Altium, Swift + Xcode) say enough; one common skill does not.
-    if ((bySkills.get(family) ?? 0) < 2.5) return { spans, mentions, votes: ranked };
+    if ((bySkills.get(family) ?? 0) < SKILLS_ALONE) return { spans, mentions, votes: ranked };
     confidence = 0.6;
   }
   if (runnerUp >= points) confidence -= 0.2;
