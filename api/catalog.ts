@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { routerRules } from './openapi-rules';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import type { Config } from '../src/config';
 import { WEBHOOK_EVENTS } from '../src/webhooks/webhooks.schemas';
@@ -141,22 +142,25 @@ export function openApiDocument(routes: readonly RouteDef[], config: Pick<Config
       },
     ]),
   );
-  return createDocument({
-    openapi: '3.1.0',
-    info: {
-      title: 'Candidate Sourcing API',
-      version: 'v1',
-      description: 'Key-authenticated API. Every response carries X-RateLimit-* and X-Request-Id headers.',
-      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+  return createDocument(
+    {
+      openapi: '3.1.0',
+      info: {
+        title: 'Candidate Sourcing API',
+        version: 'v1',
+        description: 'Key-authenticated API. Every response carries X-RateLimit-* and X-Request-Id headers.',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
+      servers: [{ url: config.publicBaseUrl }],
+      tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } },
+        schemas: { Error: errorEnvelope },
+        headers: HEADERS,
+      },
+      paths,
+      webhooks,
     },
-    servers: [{ url: config.publicBaseUrl }],
-    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? name })),
-    components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } },
-      schemas: { Error: errorEnvelope },
-      headers: HEADERS,
-    },
-    paths,
-    webhooks,
-  });
+    { override: routerRules },
+  );
 }

@@ -137,6 +137,31 @@ export function invalid(issues: RequestIssue[], invalidCode: RouteMeta['invalidC
   return new AppError(code, 400, problems.map((p) => `${p.field}: ${p.message}`).join('; '), { problems, ...extra });
 }
 
+/**
+ * The query against its schema. A parameter the route reads that is given more than once
+ * (`?limit=1&limit=2`) arrives as an array: it is one problem saying so, not the schema's
+ * complaint about an array (e.g. "expected number, received NaN" after coercion).
+ */
+function queryIssues(schema: Shape | undefined, query: Record<string, unknown>): { issues: RequestIssue[]; data: unknown } {
+  const repeated = schema ? Object.keys(schema.shape).filter((name) => Array.isArray(query[name])) : [];
+  if (!repeated.length) return issuesOf('query', schema, query);
+  const { issues } = issuesOf('query', schema, query);
+  return {
+    issues: [
+      ...repeated.map((name): RequestIssue => {
+        const given = query[name] as unknown[];
+        return {
+          section: 'query',
+          path: [name],
+          issue: { code: 'custom', path: [name], message: `must be given once, not ${given.length} times`, input: given },
+        };
+      }),
+      ...issues.filter(({ path }) => !repeated.includes(String(path[0]))),
+    ],
+    data: undefined,
+  };
+}
+
 const NUL_MESSAGE = 'must not contain NUL (\\u0000) characters';
 
 /**
@@ -205,7 +230,7 @@ export async function readInput<P extends Shape | undefined, H extends Maybe, Q 
   const found = spec.load ? await spec.load(params as PathOut<P>) : (undefined as L);
   const headerInput = spec.headers && headerValues(ctx, spec.headers);
   const headers = issuesOf('headers', spec.headers, headerInput);
-  const query = issuesOf('query', spec.query, ctx.query);
+  const query = queryIssues(spec.query, ctx.query);
   // An absent body is an empty object: routes whose schema accepts {} take no body. A JSON
   // `null` is a body, and not an object.
   const body = issuesOf('body', spec.body, ctx.state.body === undefined ? {} : ctx.state.body);

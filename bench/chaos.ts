@@ -4,9 +4,17 @@ import { loadCorpus } from '../src/corpus/loader';
 import { createDb, type Db } from '../src/db/knex';
 import { workspaceRepository } from '../src/db/workspace.repository';
 import { loadStackSettings } from '../src/config';
-import { checkInvariants, waitForSearchesSettled, waitForWebhooksDelivered, type InvariantResult, type InvariantScope } from '../src/dev/chaos-invariants';
+import {
+  chargedPassCounts,
+  checkInvariants,
+  waitForSearchesSettled,
+  waitForWebhooksDelivered,
+  type InvariantResult,
+  type InvariantScope,
+} from '../src/dev/chaos-invariants';
 import { waitFor } from '../src/dev/processes';
-import { stackSecretsKey, startProdStack, type ProdStack } from '../src/dev/prod-stack';
+import { stackSecretsKey, startProdStack, type Component } from '../src/dev/prod-stack';
+import { PDL_GOOD_KEY, person, startPdlFake } from '../test/fakes/pdl-fake';
 import { makeTestCert, startHttpsReceiver, type HttpsReceiver } from '../test/support/https-receiver';
 import { benchKeyHeaders, log, ROOT } from './lib';
 
@@ -16,12 +24,18 @@ import { benchKeyHeaders, log, ROOT } from './lib';
  * each of a worker, an API process, the Temporal server and PostgreSQL in turn is killed with
  * SIGKILL, left down a few seconds and started again. After each fault the load stops, the stack
  * settles and src/dev/chaos-invariants.ts checks every promise by SQL and the receivers' records;
- * one webhook endpoint is disabled before the second fault. Prints a table; exits 1 when any
- * invariant was violated. Bounded: CHAOS_DEADLINE_S (default 600) aborts a run that hangs.
- * CHAOS_FAULTS (e.g. `worker-1,postgres`) picks the faults, CHAOS_CLIENTS the load's clients.
+ * one webhook endpoint is disabled before the second fault. The last fault, `pdl-outage`, is not
+ * a process: the load launches live searches (People Data Labs, a local fake of it) and the fake
+ * answers every call with a 500 while "down", so passes in flight fail for real (past their
+ * retries, once the circuit breaker opens) and must each be refunded exactly once. Prints a
+ * table; exits 1 when any invariant was violated. Bounded: CHAOS_DEADLINE_S (default 600) aborts
+ * a run that hangs. CHAOS_FAULTS (e.g. `worker-1,postgres`) picks the faults, CHAOS_CLIENTS the
+ * load's clients.
  */
 
-const FAULTS = (process.env.CHAOS_FAULTS ?? 'worker-1,api-1,temporal,postgres').split(',').filter(Boolean);
+const FAULTS = (process.env.CHAOS_FAULTS ?? 'worker-1,api-1,temporal,postgres,pdl-outage').split(',').filter(Boolean);
+/** The fault that fails passes: the profile source (People Data Labs) answers 500 to everything while down. */
+const PDL_OUTAGE = 'pdl-outage';
 const CLIENTS = Number(process.env.CHAOS_CLIENTS ?? 4);
 const DEADLINE_S = Number(process.env.CHAOS_DEADLINE_S ?? 600);
 const BEFORE_MS = 8_000;
@@ -83,7 +97,24 @@ class Client {
   }
 }
 
-const criteria = { family: 'software_engineering', read_budget: 100, target: 5, shortlist_threshold: 40 };
+const criteria = { family: 'software_engineering', read_budget: 100, target: 5, shortlist_threshold: 40, mode: 'database_only' };
+/** Live passes of the People Data Labs fake: four pages of 25 and up to 100 profile reads, so an outage meets passes mid-way. */
+const liveCriteria = { ...criteria, mode: 'live', shortlist_threshold: 95 };
+
+/** People for the People Data Labs fake: software engineers the live query finds, a few pages of them. */
+function pdlPeople() {
+  return Array.from({ length: 150 }, (_, i) =>
+    person({
+      id: `pdl-chaos-${String(i).padStart(4, '0')}`,
+      name: [`ada${i}`, `quinn${i}`],
+      title: [i % 2 ? 'software engineer' : 'senior software engineer', 'engineering', 'software', i % 2 ? [] : ['senior']],
+      company: ['acme robotics', 'computer software'],
+      location: ['london, england, united kingdom', null],
+      skills: ['typescript', 'postgresql'],
+      years: 3 + (i % 10),
+    }),
+  );
+}
 
 /** Waits for the search to leave queued/running (polling through the load balancer). */
 async function settled(client: Client, searchId: string): Promise<any> {
@@ -104,7 +135,7 @@ async function settled(client: Client, searchId: string): Promise<any> {
 /** Idempotency keys of the data calls answered 2xx (see the data-call invariant). */
 const billedDataCalls = new Set<string>();
 
-async function userLoop(client: Client, stop: () => boolean): Promise<void> {
+async function userLoop(client: Client, stop: () => boolean, live: boolean): Promise<void> {
   while (!stop()) {
     // A billed data call, retried under the same idempotency key until answered: billed once.
     const dataKey = `chaos-data-${randomUUID()}`;
@@ -118,10 +149,20 @@ async function userLoop(client: Client, stop: () => boolean): Promise<void> {
     const project = await client.retry('POST', '/v1/projects', { body: { name: `chaos ${randomUUID().slice(0, 8)}` } });
     if (project.status !== 201) throw new Error(`project create: ${project.status} ${JSON.stringify(project.body)}`);
     const projectId = project.body.data.id;
-    const launched = await client.retry('POST', `/v1/projects/${projectId}/searches`, {
-      body: { criteria },
-      headers: { 'Idempotency-Key': `chaos-${randomUUID()}` },
+    const launchKey = `chaos-${randomUUID()}`;
+    let launched = await client.retry('POST', `/v1/projects/${projectId}/searches`, {
+      body: { criteria: live ? liveCriteria : criteria },
+      headers: { 'Idempotency-Key': launchKey },
     });
+    // A live launch while the provider's circuit is open is refused before any charge (424
+    // search_unavailable, Retry-After): a client waits and launches again under the same key.
+    for (const deadline = Date.now() + SETTLE_MS; launched.status === 424 && Date.now() < deadline;) {
+      await new Promise((r) => setTimeout(r, Math.min(2_000, 1000 * Number(launched.body?.error?.details?.retry_after_seconds ?? 1))));
+      launched = await client.retry('POST', `/v1/projects/${projectId}/searches`, {
+        body: { criteria: liveCriteria },
+        headers: { 'Idempotency-Key': launchKey },
+      });
+    }
     if (launched.status !== 201 && launched.status !== 202 && launched.status !== 200)
       throw new Error(`launch: ${launched.status} ${JSON.stringify(launched.body)}`);
     const search = await settled(client, launched.body.data.id);
@@ -139,6 +180,9 @@ async function userLoop(client: Client, stop: () => boolean): Promise<void> {
   }
 }
 
+/** What a fault takes down and brings back: a process of the stack, or the People Data Labs fake. */
+type FaultTarget = Pick<Component, 'pid' | 'kill' | 'start'>;
+
 interface Row {
   fault: string;
   sent: number;
@@ -148,26 +192,30 @@ interface Row {
   restartMs: number;
   recoveryMs: number;
   settleMs: number;
+  /** Charged passes that failed during this fault's phase, and the refunds written for them. */
+  failedPasses: number;
+  refunds: number;
   invariants: InvariantResult[];
 }
 
 async function runFault(
-  stack: ProdStack,
   db: Db,
   clients: Client[],
   scope: InvariantScope,
   fault: string,
+  component: FaultTarget,
   probe: () => Promise<boolean>,
   before?: () => Promise<void>,
 ): Promise<Row> {
   for (const c of clients) c.counters = newCounters();
+  const passesBefore = await chargedPassCounts(db, scope.workspaceId);
   let stopping = false;
-  const loops = clients.map((c) => userLoop(c, () => stopping));
+  // Live searches only under the provider outage: the other faults keep their database-only load.
+  const loops = clients.map((c) => userLoop(c, () => stopping, fault === PDL_OUTAGE));
   const loopsDone = Promise.allSettled(loops);
   await new Promise((r) => setTimeout(r, BEFORE_MS));
   await before?.();
-  const component = stack.component(fault);
-  log(`  kill -9 ${fault} (pid ${component.pid()})`);
+  log(fault === PDL_OUTAGE ? `  ${fault}: every People Data Labs call answers 500` : `  kill -9 ${fault} (pid ${component.pid()})`);
   await component.kill();
   const killedAt = Date.now();
   await new Promise((r) => setTimeout(r, DOWN_MS));
@@ -186,6 +234,17 @@ async function runFault(
   await waitForWebhooksDelivered(db, scope, SETTLE_MS).catch((err: Error) => log(`  ${err.message}`));
   const settleMs = Date.now() - settleStart;
   const invariants = await checkInvariants(db, scope);
+  const passesAfter = await chargedPassCounts(db, scope.workspaceId);
+  const failedPasses = passesAfter.failed - passesBefore.failed;
+  const refunds = passesAfter.refunds - passesBefore.refunds;
+  if (fault === PDL_OUTAGE) {
+    // Without a failure the refund path would be checked only as "no refund without a failure".
+    invariants.push({
+      name: 'passes failed under the outage, each refunded once',
+      held: failedPasses > 0 && refunds === failedPasses,
+      detail: `${failedPasses} charged passes failed, ${refunds} refunds`,
+    });
+  }
   invariants.push({
     name: 'API answered within 10 s of the component coming back',
     held: recoveryMs <= 10_000,
@@ -213,12 +272,14 @@ async function runFault(
     restartMs: backAt - restartAt,
     recoveryMs,
     settleMs,
+    failedPasses,
+    refunds,
     invariants,
   };
 }
 
 function printTable(rows: Row[]): void {
-  const header = ['fault (kill -9)', 'requests', 'client errors', 'down', 'restart', 'API recovery', 'settle', 'invariants'];
+  const header = ['fault (kill -9)', 'requests', 'client errors', 'down', 'restart', 'API recovery', 'settle', 'failed passes / refunds', 'invariants'];
   const lines = rows.map((r) => [
     r.fault,
     String(r.sent),
@@ -227,6 +288,7 @@ function printTable(rows: Row[]): void {
     `${(r.restartMs / 1000).toFixed(1)} s`,
     `${(r.recoveryMs / 1000).toFixed(1)} s`,
     `${(r.settleMs / 1000).toFixed(1)} s`,
+    `${r.failedPasses} / ${r.refunds}`,
     r.invariants.every((i) => i.held)
       ? `all ${r.invariants.length} held`
       : `VIOLATED: ${r.invariants
@@ -255,6 +317,10 @@ async function main(): Promise<number> {
   const dataDir = path.join(ROOT, '.data', `chaos-${process.pid}`);
   const cert = makeTestCert();
   const receivers: HttpsReceiver[] = await Promise.all([startHttpsReceiver(cert), startHttpsReceiver(cert)]);
+  const pdl = await startPdlFake({ people: pdlPeople() });
+  // A little latency per call, as a vendor has, so live passes last long enough to be met mid-way.
+  pdl.mode = 'slow';
+  pdl.delayMs = 20;
   const stack = await startProdStack({
     dataDir,
     persistent: false,
@@ -268,6 +334,11 @@ async function main(): Promise<number> {
       // Short retry steps, so a delivery failed during an outage is retried within the run.
       WEBHOOK_RETRY_SCHEDULE: '1,2,4,8,15,30',
       SEARCH_PAGE_DELAY_MS: String(SEARCH_PAGE_DELAY_MS),
+      // People Data Labs: the local fake, with a server-wide key (launches name their mode).
+      PEOPLEDATALABS_BASE_URL: pdl.url,
+      PEOPLEDATALABS_API_KEY: PDL_GOOD_KEY,
+      // The circuit opens after 5 failures in a row and tries again 3 s later, within the run.
+      PROVIDER_CIRCUIT_OPEN_MS: '3000',
     },
     log: (m) => log(`[stack] ${m}`),
   });
@@ -305,7 +376,19 @@ async function main(): Promise<number> {
               log(`  disabled endpoint-3 (${res.status})`);
             }
           : undefined;
-      rows.push(await runFault(stack, db, clients, scope, fault, probe, disable));
+      const target: FaultTarget =
+        fault === PDL_OUTAGE
+          ? {
+              pid: () => undefined,
+              kill: async () => {
+                pdl.mode = 'error';
+              },
+              start: async () => {
+                pdl.mode = 'slow';
+              },
+            }
+          : stack.component(fault);
+      rows.push(await runFault(db, clients, scope, fault, target, probe, disable));
     }
     printTable(rows);
     log(
@@ -317,6 +400,7 @@ async function main(): Promise<number> {
     await db.destroy();
     await stack.stop();
     await Promise.all(receivers.map((r) => r.close()));
+    await pdl.close();
   }
 }
 

@@ -73,6 +73,9 @@ const envSchema = z
     PROVIDER_CIRCUIT_OPEN_MS: z.coerce.number().int().min(1).default(60_000),
     SWEEP_SCHEDULES_ON_START: z.enum(['true', 'false']).default('true'),
     UNAUTHENTICATED_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
+    // Failed session sign-ins per 15 minutes per client address and across all accounts (password spraying).
+    SIGN_IN_IP_MAX_FAILURES: z.coerce.number().int().min(1).default(50),
+    SIGN_IN_GLOBAL_MAX_FAILURES: z.coerce.number().int().min(1).default(500),
     PAYMENTS_PROVIDER: z.enum(['test', 'stripe']).default('test'),
     // Seconds an unpaid top-up stays payable (DESIGN.md §8: 24 h); tests scale it down.
     TOPUP_EXPIRY: z.coerce.number().int().min(1).default(86_400),
@@ -138,6 +141,8 @@ export interface Config {
   trustProxy: boolean;
   /** Requests per minute per client address for calls without a valid key. */
   unauthenticatedRateLimit: number;
+  /** Failed session sign-ins allowed per 15 minutes per client address and across all accounts (the per-email limit is 10). */
+  signIn: { ipMaxFailures: number; globalMaxFailures: number };
   /** Pause before each search page; 0 except in fault-injection tests. */
   searchPageDelayMs: number;
   /** Live searches' circuit breaker: consecutive provider failures that open it, and for how long. */
@@ -224,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     http: { headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS, requestTimeoutMs: Math.max(e.HTTP_REQUEST_TIMEOUT_MS, e.HTTP_HEADERS_TIMEOUT_MS) },
     trustProxy: e.TRUST_PROXY === 'true',
     unauthenticatedRateLimit: e.UNAUTHENTICATED_RATE_LIMIT,
+    signIn: { ipMaxFailures: e.SIGN_IN_IP_MAX_FAILURES, globalMaxFailures: e.SIGN_IN_GLOBAL_MAX_FAILURES },
     searchPageDelayMs: e.SEARCH_PAGE_DELAY_MS,
     providerCircuit: { failures: e.PROVIDER_CIRCUIT_FAILURES, openMs: e.PROVIDER_CIRCUIT_OPEN_MS },
     sweepSchedulesOnStart: e.SWEEP_SCHEDULES_ON_START === 'true',

@@ -14,6 +14,12 @@ export function jsonBody(): Middleware<ApiState> {
       if (type && !/\bjson\b/i.test(type)) {
         throw new AppError('unsupported_media_type', 415, 'Request bodies must be JSON (Content-Type: application/json)');
       }
+      // A compressed body is refused, not decoded: decoding would need a second size limit (a
+      // small gzip can expand a thousandfold), and read as text it is "not UTF-8", which misleads.
+      const encoding = ctx.get('Content-Encoding').trim();
+      if (encoding && encoding.toLowerCase() !== 'identity') {
+        throw new AppError('unsupported_media_type', 415, `Request bodies must not be compressed (Content-Encoding: ${encoding}); send plain JSON`);
+      }
       // Refused before reading when the client says up front the body is too big.
       if (Number(ctx.get('Content-Length') || 0) > MAX_BODY_BYTES) throw tooLarge();
       const raw = await readRaw(ctx.req);

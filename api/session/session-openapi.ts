@@ -1,3 +1,4 @@
+import { routerRules } from '../openapi-rules';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import type { Config } from '../../src/config';
 import { SESSION_ERROR_STATUS, sessionError, sessionErrorCodes, sessionPlainStatuses, type SessionRouteDef } from './session-route-def';
@@ -72,21 +73,24 @@ function operation(route: SessionRouteDef): ZodOpenApiOperationObject {
 export function sessionOpenApiDocument(routes: readonly SessionRouteDef[], config: Config) {
   const paths: ZodOpenApiPathsObject = {};
   for (const route of routes) paths[`/api${route.path}`] = { ...paths[`/api${route.path}`], [route.method.toLowerCase()]: operation(route) };
-  return createDocument({
-    openapi: '3.1.0',
-    info: {
-      title: 'Candidate Sourcing session API',
-      version: '1',
-      description:
-        'Cookie-authenticated API of the web app. Roles: viewer reads; operator also writes; admin also manages credentials. ' +
-        "Every operation of the key API (/v1/openapi.json) is also served under /api/v1 with this session instead of a key: reads need viewer, writes operator, webhook changes and top-ups admin; errors take this API's {error, code} shape.",
-      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+  return createDocument(
+    {
+      openapi: '3.1.0',
+      info: {
+        title: 'Candidate Sourcing session API',
+        version: '1',
+        description:
+          'Cookie-authenticated API of the web app. Roles: viewer reads; operator also writes; admin also manages credentials. ' +
+          "Every operation of the key API (/v1/openapi.json) is also served under /api/v1 with this session instead of a key: reads need viewer, writes operator, webhook changes and top-ups admin; errors take this API's {error, code} shape.",
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
+      servers: [{ url: config.apiUrl }],
+      tags: [{ name: 'Session', description: 'Session API (cookie `sid`)' }],
+      components: {
+        securitySchemes: { sessionCookie: { type: 'apiKey', in: 'cookie', name: 'sid', description: 'Set by POST /api/auth/sign-in' } },
+      },
+      paths,
     },
-    servers: [{ url: config.apiUrl }],
-    tags: [{ name: 'Session', description: 'Session API (cookie `sid`)' }],
-    components: {
-      securitySchemes: { sessionCookie: { type: 'apiKey', in: 'cookie', name: 'sid', description: 'Set by POST /api/auth/sign-in' } },
-    },
-    paths,
-  });
+    { override: routerRules },
+  );
 }

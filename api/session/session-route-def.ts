@@ -48,11 +48,15 @@ export const SESSION_ERROR_STATUS = {
 } as const satisfies Record<string, number>;
 export type SessionErrorCode = keyof typeof SESSION_ERROR_STATUS;
 
-/** Session-API error body: a human-readable message, and a code where a caller must branch. */
+/** Session-API error body: a human-readable message, a code where a caller must branch, and a validation failure's problems. */
 export const sessionError = z
   .strictObject({
     error: z.string().describe('Human-readable message'),
     code: z.string().optional().describe('Present where a caller must branch'),
+    problems: z
+      .array(z.strictObject({ field: z.string().describe('Dotted path, e.g. criteria.skills.0'), message: z.string() }))
+      .optional()
+      .describe('Validation failures (400): every problem, by field, so a form can show each next to its field'),
   })
   .meta({ id: 'SessionError' });
 

@@ -15,7 +15,8 @@ export interface SessionState extends ApiState {
 }
 
 /**
- * Session-API error shape (spec "Session API errors"): `{error: "<human message>", code?}`.
+ * Session-API error shape (spec "Session API errors"): `{error: "<human message>", code?}`, plus
+ * `problems` (`[{field, message}]`) on a validation failure so a form can place each one.
  * A database outage is 503 `service_unavailable` with Retry-After, as on the key API. Other
  * unexpected failures are 500 with the underlying message, as the spec asks, and are logged.
  */
@@ -29,7 +30,8 @@ export function sessionErrors(): Middleware<SessionState> {
         if (err.status >= 500) ctx.state.log.warn({ code: err.code, status: err.status, msg: err.message }, 'session request failed');
         for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
         ctx.status = err.status;
-        ctx.body = err.code ? { error: err.message, code: err.code } : { error: err.message };
+        const problems = err.status === 400 ? err.details?.problems : undefined;
+        ctx.body = { error: err.message, ...(err.code ? { code: err.code } : {}), ...(Array.isArray(problems) ? { problems } : {}) };
         return;
       }
       const status = (err as { status?: number }).status;

@@ -9,7 +9,7 @@ import { credentialRepository } from '../../src/db/credential.repository';
 import { AppError } from '../../src/domain/errors';
 import { isUuid } from '../../src/domain/ids';
 import { intakeBody, intakeResult } from '../../src/intake/intake.schemas';
-import { runIntake } from '../../src/intake/intake.service';
+import { readBriefBuiltin, runIntake } from '../../src/intake/intake.service';
 import { createScanBody, scanLaunched, scanList } from '../../src/scans/scans.schemas';
 import { launchScan, listScans } from '../../src/scans/scans.service';
 import { LAUNCH_ERRORS, LAUNCH_INVALID_CODES, launchHeaders, launchInvalidCode } from '../../src/searches/searches.schemas';
@@ -26,13 +26,14 @@ export const sessionRoutes: SessionRouteDef[] = [
     method: 'POST',
     path: '/auth/sign-in',
     access: 'public',
-    summary: 'Sign in with email and password; sets the `sid` session cookie. 10 failures per email in 15 minutes: 429.',
+    summary:
+      'Sign in with email and password; sets the `sid` session cookie. Failed sign-ins are limited within 15 minutes: 10 per email, and the configured ceilings per client address and across all accounts (429 with Retry-After).',
     body: signInBody,
     errors: { codes: ['too_many_attempts', 'no_workspace'], plain: [401] },
     example: { email: 'ada@example.com', password: 'correct horse battery staple' },
     response: { status: 200, data: ok, description: '`{ok: true}` and Set-Cookie `sid`; 401 `Invalid email or password`' },
     async handler(ctx, { body }, { db, config }) {
-      const { token, expiresAt } = await signIn(db, body.email, body.password);
+      const { token, expiresAt } = await signIn(db, body.email, body.password, { ip: ctx.ip, limits: config.signIn });
       setSessionCookie(ctx, config, token, expiresAt);
       return { body: { ok: true } };
     },
@@ -144,13 +145,33 @@ export const sessionRoutes: SessionRouteDef[] = [
     method: 'POST',
     path: '/intake',
     access: 'operator',
-    summary: 'Free text → criteria through the language model; never scores, never calls a sourcing provider.',
+    summary:
+      'Free text → criteria through the language model (reader "llm"); 424 llm_not_configured without a key (the app then uses POST /api/intake/builtin). Never scores, never calls a sourcing provider.',
     body: intakeBody,
     errors: { codes: ['llm_not_configured', 'extraction_failed'], plain: [502] },
     example: { rawInput: 'Senior backend engineer in Berlin, 5+ years of Go and PostgreSQL, fintech' },
     response: { status: 200, data: intakeResult, description: 'The criteria found, chip coverage and family suggestions' },
     async handler(_ctx, { body, session }, { db, config }) {
       return { body: await runIntake(db, config, session.workspace.id, body.rawInput) };
+    },
+  }),
+  defineSessionRoute({
+    name: 'intake_builtin',
+    method: 'POST',
+    path: '/intake/builtin',
+    access: 'operator',
+    summary:
+      'Free text → criteria through the built-in reader (the key API\'s jd_text reader, no language model): intake\'s answer with reader "builtin"; a brief with nothing usable answers empty criteria. Never scores, never calls a provider.',
+    body: intakeBody,
+    errors: { plain: [502] },
+    example: { rawInput: 'Senior backend engineer in Berlin, 5+ years of Go and PostgreSQL, fintech' },
+    response: {
+      status: 200,
+      data: intakeResult,
+      description: 'The criteria found, chip coverage and family suggestions; 502 when the role families cannot be loaded',
+    },
+    async handler(_ctx, { body, session }, { db }) {
+      return { body: await readBriefBuiltin(db, session.workspace.id, body.rawInput) };
     },
   }),
   defineSessionRoute({

@@ -7,15 +7,13 @@ import { FUNDING_MODES } from '../domain/api-keys';
 export const MIN_TOP_UP_USD = 10;
 export const MAX_TOP_UP_USD = 10_000;
 
-const twoDecimals = (n: number) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6;
-
 export const topUpBody = z
   .strictObject({
     amount_usd: z
       .number({ error: 'amount_usd must be a number' })
       .min(MIN_TOP_UP_USD, `amount_usd must be at least ${MIN_TOP_UP_USD}`)
       .max(MAX_TOP_UP_USD, `amount_usd must be at most ${MAX_TOP_UP_USD}`)
-      .refine(twoDecimals, 'amount_usd may have at most two decimals')
+      .multipleOf(0.01, 'amount_usd may have at most two decimals')
       .describe(`US dollars to pay, ${MIN_TOP_UP_USD} to ${MAX_TOP_UP_USD}, at most two decimals`),
   })
   .meta({ id: 'TopUpRequest', description: 'A credit top-up' });

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { trimmedText } from '../domain/text';
 
 /** POST /api/campaigns */
 export const createCampaignBody = z.strictObject({
-  name: z.string().trim().min(1, 'name must not be empty').max(120).describe('Campaign name'),
+  name: trimmedText(120, { blank: 'name must not be empty' }).describe('Campaign name'),
   channel: z.enum(['email', 'social']).describe('Outreach channel'),
   project_id: z.string().optional().describe('The project whose shortlist the campaign reaches'),
 });

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { whenMissing } from '../domain/errors';
+import { trimmedText } from '../domain/text';
 import { PROVIDER_IDS } from '../providers/provider-ids';
 
 export const MIN_API_KEY_LENGTH = 8;
@@ -7,11 +9,13 @@ export const MIN_API_KEY_LENGTH = 8;
 export const createCredentialBody = z.strictObject({
   provider: z.enum(PROVIDER_IDS, { error: `provider must be one of ${PROVIDER_IDS.join(', ')}` }).describe('Provider identifier'),
   apiKey: z
-    .string({ error: 'apiKey is required (a string)' })
+    .string({ error: whenMissing('apiKey is required (a string)') })
     .min(MIN_API_KEY_LENGTH, `apiKey must have at least ${MIN_API_KEY_LENGTH} characters`)
-    .max(4096)
+    .max(4096, 'apiKey is too long: at most 4,096 characters')
+    // Keys travel in HTTP headers: printable ASCII, no spaces (vendors' keys are).
+    .regex(/^[\x21-\x7e]+$/, 'apiKey must be printable ASCII without spaces')
     .describe('The provider key; stored encrypted, never returned'),
-  label: z.string().trim().min(1).max(100).default('default').describe('Distinguishes several keys of one provider; default "default"'),
+  label: trimmedText(100).default('default').describe('Distinguishes several keys of one provider; default "default"'),
 });
 export type CreateCredentialBody = z.infer<typeof createCredentialBody>;
 

@@ -25,6 +25,7 @@ const personSummaryJson = (p: CandidateSummary) => ({
 export const peopleResultsJson = (page: Page<CandidateSummary>, source: SourceName) => ({
   results: page.results.map(personSummaryJson),
   total: page.total,
+  total_exact: page.totalExact ?? true,
   source,
 });
 

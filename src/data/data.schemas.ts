@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { trimmedText } from '../domain/text';
 import { IDEMPOTENCY_KEY, resultPageFields } from '../searches/searches.schemas';
 
 /** Request and response schemas of the data endpoints (DESIGN.md §9). */
 
 const idempotencyKey = z.string().regex(IDEMPOTENCY_KEY, 'must be 8 to 160 printable characters');
-const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+const text = (max: number) => trimmedText(max);
 
 /** The header form of the idempotency key (the body's `idempotencyKey` is the other; the header wins). */
 export const dataHeaders = z.object({
@@ -133,7 +134,14 @@ export const webResults = z
   .meta({ id: 'WebResults' });
 
 export const peopleResults = z
-  .strictObject({ results: z.array(personSummary), total: z.int().describe('Matches at the source (the built-in source stops counting at 10,000)'), source })
+  .strictObject({
+    results: z.array(personSummary),
+    total: z.int().describe('Matches at the source, whatever the offset (the built-in source stops counting at 10,000)'),
+    total_exact: z
+      .boolean()
+      .describe('false when the source stopped counting at 10,000: there are at least `total` matches (also `meta.total`); true: `total` is the count'),
+    source,
+  })
   .meta({ id: 'PeopleResults' });
 
 export const companyResults = z

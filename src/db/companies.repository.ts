@@ -28,22 +28,33 @@ export function companiesRepository(db: Db) {
     async analyze(): Promise<void> {
       await db.raw('analyze companies');
     },
-    /** Ranked matches and their count, in one statement (the count rides on the ranking scan). */
-    async search(f: CompanyFilter, limit: number, offset: number): Promise<{ rows: (Omit<CompanyRecord, 'metro' | 'country'> & { total: number })[] }> {
+    /**
+     * Ranked matches and their count, in one statement (the count rides on the ranking scan); a
+     * page past the end has no row to carry it, so only then is it counted on its own.
+     */
+    async search(f: CompanyFilter, limit: number, offset: number): Promise<{ rows: Omit<CompanyRecord, 'metro' | 'country'>[]; total: number }> {
       const tsq = db.raw(`websearch_to_tsquery('english', ?)`, [f.text]);
-      const q = db('companies')
+      const matching = () => {
+        const q = db('companies').whereRaw('search_vector @@ ?', [tsq]);
+        if (f.metros.length || f.countries.length || f.locationLike) {
+          q.where((w) => {
+            if (f.metros.length) w.orWhere('metro', '=', db.raw('any(?::text[])', [f.metros]));
+            if (f.countries.length) w.orWhere('country', '=', db.raw('any(?::text[])', [f.countries]));
+            if (f.locationLike) w.orWhereILike('location', f.locationLike);
+          });
+        }
+        if (f.industry) q.whereRaw('lower(industry) = ?', [f.industry]);
+        return q;
+      };
+      const page: (Omit<CompanyRecord, 'metro' | 'country'> & { total: string })[] = await matching()
         .select(...SUMMARY_COLUMNS, db.raw('count(*) over () as total'))
-        .whereRaw('search_vector @@ ?', [tsq]);
-      if (f.metros.length || f.countries.length || f.locationLike) {
-        q.where((w) => {
-          if (f.metros.length) w.orWhere('metro', '=', db.raw('any(?::text[])', [f.metros]));
-          if (f.countries.length) w.orWhere('country', '=', db.raw('any(?::text[])', [f.countries]));
-          if (f.locationLike) w.orWhereILike('location', f.locationLike);
-        });
-      }
-      if (f.industry) q.whereRaw('lower(industry) = ?', [f.industry]);
-      const rows = await q.orderByRaw('ts_rank_cd(search_vector, ?) desc, id asc', [tsq]).limit(limit).offset(offset);
-      return { rows };
+        .orderByRaw('ts_rank_cd(search_vector, ?) desc, id asc', [tsq])
+        .limit(limit)
+        .offset(offset);
+      const rows = page.map(({ total: _total, ...row }) => row);
+      if (page.length || offset === 0) return { rows, total: Number(page[0]?.total ?? 0) };
+      const [{ n }] = await matching().count({ n: '*' });
+      return { rows, total: Number(n) };
     },
     find(id: string): Promise<CompanyRecord | undefined> {
       return db('companies').where({ id }).first();

@@ -19,8 +19,11 @@ export interface PeopleFilter {
   company: string | null;
 }
 
-/** `total` counts matches up to this many (the depth PDL pages to); a deeper page reports at least its own end. */
+/** `total` counts matches up to this many (the depth PDL pages to); a count that reaches it is a lower bound (`totalExact: false`). */
 export const PEOPLE_TOTAL_CAP = 10_000;
+
+/** The key a filter's total is kept under in people_search_totals. */
+export const peopleFilterKey = (f: PeopleFilter) => createHash('sha256').update(JSON.stringify(f)).digest('base64url');
 
 /** The revision below which this process last dropped kept totals, per database. */
 const prunedBelow = new WeakMap<Db, string>();
@@ -85,8 +88,8 @@ export function peopleDataRepository(db: Db) {
     return total;
   };
   return {
-    async search(f: PeopleFilter, limit: number, offset: number): Promise<{ rows: CandidateSummary[]; total: number }> {
-      const filterKey = createHash('sha256').update(JSON.stringify(f)).digest('base64url');
+    async search(f: PeopleFilter, limit: number, offset: number): Promise<{ rows: CandidateSummary[]; total: number; totalExact: boolean }> {
+      const filterKey = peopleFilterKey(f);
       // The page, and on each of its rows the kept total if any (one round trip, one snapshot).
       const page: (CandidateSummary & { kept_total: number | null })[] = await matching(f)
         .select('id as person_id', 'first_name', 'last_name', 'title', 'company', 'location', 'network_url', 'open_profile', 'premium', 'summary')
@@ -99,10 +102,14 @@ export function peopleDataRepository(db: Db) {
         .offset(offset);
       const rows = page.map(({ kept_total: _kept, ...row }) => row);
       // A page that is not full (and not past the end) ends the matches: no count needed.
-      if (rows.length < limit && (rows.length > 0 || offset === 0)) return { rows, total: offset + rows.length };
+      if (rows.length < limit && (rows.length > 0 || offset === 0)) return { rows, total: offset + rows.length, totalExact: true };
       // A page past the end carries no row to read the kept total from.
       const kept = page.length ? page[0].kept_total : ((await keptTotal(filterKey).first()) as { total: number } | undefined)?.total;
-      return { rows, total: Math.max(kept ?? (await countMatches(f, filterKey)), offset + rows.length) };
+      const counted = kept ?? (await countMatches(f, filterKey));
+      // Below the cap the count is every match, whatever the offset (a page past the end included).
+      if (counted < PEOPLE_TOTAL_CAP) return { rows, total: counted, totalExact: true };
+      // Counting stopped at the cap: at least that many, and at least as many as this page reaches.
+      return { rows, total: Math.max(counted, offset + rows.length), totalExact: false };
     },
     async profile(id: string): Promise<PersonProfile | undefined> {
       const row: { profile: PersonProfile } | undefined = await db('people_profiles').where({ id }).first('profile');

@@ -25,16 +25,46 @@ export interface PersonRow {
   updated_at: string;
 }
 
-/** What decides who a ranked query finds and in which order (see databaseProfileSource). */
+/**
+ * What decides who a ranked query finds and in which order (see databaseProfileSource): the
+ * criteria as the scorer reads them, and the scorer's weights, for an estimate of each person's
+ * score that Postgres can compute from the people table alone.
+ */
 export interface RankedQuery {
-  families: string[];
-  industries: string[];
-  /** websearch_to_tsquery text over titles and skills; empty for none. */
-  text: string;
+  /** Per criterion; 0 leaves a criterion out (the search does not use it). */
+  weights: { title: number; location: number; years: number; industry: number; skills: number };
+  family: string | null;
+  adjacentFamilies: string[];
+  /** Wanted titles: a person's title matches one when it has all of its words. */
+  titles: string[];
+  seniorities: string[];
+  /** Levels one step from a wanted one (half a match, as the scorer counts them). */
+  nearSeniorities: string[];
   metros: string[];
+  /** Neighbours of the wanted metros (half a match). */
+  neighborMetros: string[];
   countries: string[];
+  /** Countries of the wanted metros (a quarter). */
+  nearCountries: string[];
+  /** Skills as written in criteria; compared case-insensitively. */
+  skills: string[];
+  years: { min: number | null; max: number | null };
+  industries: string[];
   /** Lower-case company names left out. */
   excludedCompanies: string[];
+}
+
+/** A ranked candidate: the result-page columns and what the scorer needs from the people table. */
+export interface RankedCandidate extends CandidateSummary {
+  seniority: string;
+  family: string;
+  metro: string;
+  country: string;
+  industry: string;
+  years_experience: number;
+  skills: string[];
+  /** The query's estimate of the score, 0–Σ weights. */
+  estimate: number;
 }
 
 /** The people database (people, people_profiles): the synthetic corpus and what searches read. */
@@ -80,42 +110,78 @@ export function peopleRepository(db: Db) {
       return Number(n);
     },
     /**
-     * Candidates matching the family or the full-text query or an industry, and the places when
-     * given; ranked by family match, text rank and industry, ties by id.
+     * Candidates best first by an estimate of their score: the scorer's weighted sum over the
+     * people-table columns (title words, family, seniority, place, years, industry, skills), in
+     * one statement. Who is a candidate at all goes through indexes: the family or its adjacent
+     * families ((family, metro) btree) or the wanted title words (the title part of the search
+     * vector, GIN), else the skills (GIN) or industries. The place ranks, it does not filter: the
+     * wanted role and level elsewhere can beat another role in the wanted city. Ties by id.
      */
-    async ranked(q: RankedQuery, offset: number, limit: number): Promise<CandidateSummary[]> {
-      const { families, industries, text: query, metros, countries, excludedCompanies: excluded } = q;
-      const sql = db('people').select(
-        'id as person_id',
-        'first_name',
-        'last_name',
-        'title',
-        'company',
-        'location',
-        'network_url',
-        'open_profile',
-        'premium',
-        'summary',
-      );
-      const tsq = db.raw(`websearch_to_tsquery('english', ?)`, [query]);
-      sql.where((w) => {
-        if (families.length) w.orWhere('family', '=', db.raw('any(?::text[])', [families]));
-        if (query) w.orWhereRaw('search_vector @@ ?', [tsq]);
-        if (industries.length) w.orWhere('industry', '=', db.raw('any(?::text[])', [industries]));
+    async ranked(q: RankedQuery, offset: number, limit: number): Promise<RankedCandidate[]> {
+      const w = q.weights;
+      const titleWeight = (q.titles.length ? 1 : 0) + (q.family ? 1 : 0) + (q.seniorities.length ? 1 : 0);
+      const lowerSkills = q.skills.map((x) => x.toLowerCase());
+      // Who can be a candidate at all; the place only ranks (a wanted title or level elsewhere
+      // can beat the wrong role in the wanted city).
+      const relevance =
+        q.family || q.titles.length
+          ? 'family = any(:families::text[]) or search_vector @@ any(q.titles)'
+          : q.skills.length
+            ? 'skills && :skillsAnyCase::text[]'
+            : 'lower(industry) = any(:industries::text[])';
+      const titlePart = titleWeight
+        ? `:wTitle * ((search_vector @@ any(q.titles))::int * :hasTitles
+             + (case when family = :family then 1 when family = any(:adjacent::text[]) then 0.5 else 0 end)
+             + (case when seniority = any(:seniorities::text[]) then 1 when seniority = any(:nearSeniorities::text[]) then 0.5 else 0 end)) / ${titleWeight}`
+        : '0';
+      const sql = `
+        with q as (
+          -- Each wanted title as a query over the title words of the search vector (weight A).
+          select array(select regexp_replace(plainto_tsquery('english', t)::text, '''([^'']+)''', '''\\1'':A', 'g')::tsquery
+                         from unnest(:titles::text[]) t where plainto_tsquery('english', t)::text <> '') as titles
+        )
+        select id as person_id, first_name, last_name, title, company, location, network_url, open_profile, premium, summary,
+               seniority, family, metro, country, industry, years_experience, skills,
+               ( ${titlePart}
+               + :wLocation * (case when metro = any(:metros::text[]) or country = any(:countries::text[]) then 1
+                                    when metro = any(:neighborMetros::text[]) then 0.5 when country = any(:nearCountries::text[]) then 0.25 else 0 end)
+               + :wYears * greatest(0, 1 - greatest(coalesce(:minYears::int - years_experience, 0), coalesce(years_experience - :maxYears::int, 0), 0) / 5.0)
+               + :wIndustry * (lower(industry) = any(:industries::text[]))::int
+               + :wSkills * (select count(*) from unnest(skills) s where lower(s) = any(:skills::text[]))::float / greatest(1, :skillCount::int)
+               )::float as estimate
+          from people, q
+         where (${relevance})
+           and lower(company) <> all(:excluded::text[])
+         order by estimate desc, id
+         limit :limit offset :offset`;
+      const { rows } = await db.raw(sql, {
+        titles: q.titles,
+        families: [q.family, ...q.adjacentFamilies].filter((f): f is string => f !== null),
+        family: q.family ?? '',
+        adjacent: q.adjacentFamilies,
+        hasTitles: q.titles.length ? 1 : 0,
+        seniorities: q.seniorities,
+        nearSeniorities: q.nearSeniorities,
+        metros: q.metros,
+        neighborMetros: q.neighborMetros,
+        countries: q.countries,
+        nearCountries: q.nearCountries,
+        minYears: q.years.min,
+        maxYears: q.years.max,
+        industries: q.industries.map((x) => x.toLowerCase()),
+        skills: lowerSkills,
+        skillsAnyCase: [...new Set([...q.skills, ...lowerSkills])],
+        skillCount: q.skills.length,
+        excluded: q.excludedCompanies,
+        wTitle: titleWeight ? w.title : 0,
+        wLocation: w.location,
+        wYears: w.years,
+        wIndustry: w.industry,
+        wSkills: w.skills,
+        limit,
+        offset,
       });
-      if (metros.length || countries.length) {
-        sql.where((w) => {
-          if (metros.length) w.orWhere('metro', '=', db.raw('any(?::text[])', [metros]));
-          if (countries.length) w.orWhere('country', '=', db.raw('any(?::text[])', [countries]));
-        });
-      }
-      if (excluded.length) sql.whereRaw('lower(company) <> all(?::text[])', [excluded]);
-      const rank = [
-        families.length ? db.raw('(case when family = any(?::text[]) then 2 else 0 end)', [families]).toQuery() : '0',
-        query ? db.raw('ts_rank_cd(search_vector, ?)', [tsq]).toQuery() : '0',
-        industries.length ? db.raw('(case when industry = any(?::text[]) then 1 else 0 end)', [industries]).toQuery() : '0',
-      ].join(' + ');
-      return (await sql.orderByRaw(`(${rank}) desc, id asc`).limit(limit).offset(offset)) as CandidateSummary[];
+      return rows as RankedCandidate[];
     },
     async profiles(personIds: string[]): Promise<Map<string, PersonProfile>> {
       if (personIds.length === 0) return new Map();

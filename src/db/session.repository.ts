@@ -13,6 +13,9 @@ export interface SessionRow {
   expires_at: Date;
 }
 
+/** What a sign-in failure counts against: the email, the client address, every account. */
+export type SignInScope = 'email' | 'ip' | 'global';
+
 /** A live session with its user, active workspace and the user's role there. */
 export interface SessionWithContext {
   session: SessionRow;
@@ -68,16 +71,48 @@ export function sessionRepository(db: Db) {
     },
 
     // --- sign-in throttling ------------------------------------------------------------------
+    // Attempts are counted over a sliding window per email, per client address and across all
+    // accounts. An attempt is recorded as a failure before its password is checked (and removed
+    // when it checks out), under one lock, so concurrent attempts cannot overshoot a ceiling.
 
-    async recentFailures(email: string, windowMs: number): Promise<{ count: number; oldest: Date | null }> {
-      const [row] = await db('sign_in_failures')
-        .where({ email })
-        .andWhere('created_at', '>', db.raw(`now() - make_interval(secs => ?)`, [windowMs / 1000]))
-        .select(db.raw('count(*)::int as count'), db.raw('min(created_at) as oldest'));
-      return { count: row.count, oldest: row.oldest ? new Date(row.oldest) : null };
+    /** Serialises the check-and-record of sign-in attempts until the transaction ends. */
+    async lockSignInAttempts(): Promise<void> {
+      await db.raw(`select pg_advisory_xact_lock(hashtextextended('sign_in_failures', 0))`);
     },
-    async recordFailure(email: string): Promise<void> {
-      await db('sign_in_failures').insert({ email });
+    /** Failures older than the window are never read again. */
+    async pruneFailures(windowMs: number): Promise<void> {
+      await db('sign_in_failures')
+        .where('created_at', '<=', db.raw(`now() - make_interval(secs => ?)`, [windowMs / 1000]))
+        .delete();
+    },
+    async recentFailures(attempt: { email: string; ip: string }, windowMs: number): Promise<Record<SignInScope, number>> {
+      const [row] = await db('sign_in_failures')
+        .where('created_at', '>', db.raw(`now() - make_interval(secs => ?)`, [windowMs / 1000]))
+        .select(
+          db.raw('(count(*) filter (where email = ?))::int as email', [attempt.email]),
+          db.raw('(count(*) filter (where ip = ?))::int as ip', [attempt.ip]),
+          db.raw('count(*)::int as global'),
+        );
+      return row;
+    },
+    /** Seconds until `scope`'s count in the window is below `limit` again (its oldest surplus failures leave it). */
+    async secondsUntilBelow(scope: SignInScope, attempt: { email: string; ip: string }, windowMs: number, count: number, limit: number): Promise<number> {
+      const q = db('sign_in_failures')
+        .where('created_at', '>', db.raw(`now() - make_interval(secs => ?)`, [windowMs / 1000]))
+        .orderBy('created_at')
+        .offset(Math.max(0, count - limit))
+        .first(db.raw(`extract(epoch from created_at + make_interval(secs => ?) - now())::float8 as seconds`, [windowMs / 1000]));
+      if (scope === 'email') q.where({ email: attempt.email });
+      if (scope === 'ip') q.where({ ip: attempt.ip });
+      const row = (await q) as { seconds: number } | undefined;
+      return Math.max(1, Math.ceil(row?.seconds ?? 1));
+    },
+    async recordFailure(attempt: { email: string; ip: string }): Promise<string> {
+      const [row] = await db('sign_in_failures').insert({ email: attempt.email, ip: attempt.ip }).returning('id');
+      return String(row.id);
+    },
+    async deleteFailure(id: string): Promise<void> {
+      await db('sign_in_failures').where({ id }).delete();
     },
     async clearFailures(email: string): Promise<void> {
       await db('sign_in_failures').where({ email }).delete();

@@ -13,6 +13,10 @@ export const SQL_SOURCES = [
   'searches-touch',
   'webhook-attempt-context',
   'record-webhook-attempt',
+  'csv-cell',
+  'csv-field',
+  'search-people-csv-person',
+  'search-people-csv-profile',
   'search-people-csv',
   'people-revision-bump',
 ] as const;

@@ -82,6 +82,10 @@ export function topUpRepository(db: Db) {
       ]);
       return { topUps, total: Number(total) };
     },
+    /** Why a recorded Stripe event granted nothing (its session does not match the top-up). */
+    async refuseStripeEvent(eventId: string, refusal: string): Promise<void> {
+      await db('stripe_events').where({ id: eventId }).update({ refusal });
+    },
     /** Records a Stripe event id; false when it was seen before (a redelivery). */
     async recordStripeEvent(event: { id: string; type: string; topUpId: string | null }): Promise<boolean> {
       const rows = await db('stripe_events').insert({ id: event.id, type: event.type, top_up_id: event.topUpId }).onConflict('id').ignore().returning('id');

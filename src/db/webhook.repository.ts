@@ -117,7 +117,8 @@ export function webhookRepository(db: Db) {
       return db('webhook_endpoints').where({ workspace_id: workspaceId, id }).first();
     },
     /** Re-enabling clears the abandon count and the reason the service gave for turning it off. */
-    async update(id: string, changes: EndpointChanges): Promise<WebhookEndpointRow> {
+    /** The endpoint after the change; undefined when it no longer exists. */
+    async update(id: string, changes: EndpointChanges): Promise<WebhookEndpointRow | undefined> {
       const patch: Record<string, unknown> = { updated_at: db.fn.now() };
       if (changes.url !== undefined) patch.url = changes.url;
       if (changes.events !== undefined) patch.events = JSON.stringify(changes.events);

@@ -36,6 +36,18 @@ export interface InvariantScope {
 
 const CHARGED_KINDS = ['launch', 'expansion'];
 
+/** The workspace's charged passes (launch, expansion) that failed, and the refunds written for passes. */
+export async function chargedPassCounts(db: Db, workspaceId: string): Promise<{ failed: number; refunds: number }> {
+  const [{ failed }] = await db('search_passes as p')
+    .join('searches as s', 's.id', 'p.search_id')
+    .where('s.workspace_id', workspaceId)
+    .whereIn('p.kind', CHARGED_KINDS)
+    .where('p.status', 'failed')
+    .count({ failed: '*' });
+  const [{ refunds }] = await db('credit_ledger').where('workspace_id', workspaceId).whereLike('unique_key', 'search:%:refund').count({ refunds: '*' });
+  return { failed: Number(failed), refunds: Number(refunds) };
+}
+
 /** Waits (up to `timeoutMs`) until no search pass of the workspace is queued or running. */
 export async function waitForSearchesSettled(db: Db, workspaceId: string, timeoutMs: number): Promise<void> {
   await waitFor('every search to end complete or failed', async () => (await openPasses(db, workspaceId)) === 0, timeoutMs, 500);

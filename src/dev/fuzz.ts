@@ -10,13 +10,15 @@ import { createTemporal } from '../temporal/client';
 import { startApiServer } from '../../api/api-server';
 import { startWorker } from '../../activities/worker-process';
 import { freePort, onParentExit } from './processes';
-import { ensureSchemathesis, runSchemathesis, seedFuzzWorkspace, type FuzzFigures } from './schemathesis';
+import { ensureSchemathesis, FUZZ_DOCUMENTS, runSchemathesis, seedFuzzSession, seedFuzzWorkspace, type FuzzDocument, type FuzzFigures } from './schemathesis';
 import { startInfrastructure } from './stack';
 
 /**
  * `npm run fuzz`: the long generated-request run. A private stack (throw-away Postgres, in-memory
- * Temporal, the API and a worker in this process), a seeded workspace, then Schemathesis with
- * every check against /v1/openapi.json. Prints the figures; exits 1 on any 5xx or failed check.
+ * Temporal, the API and a worker in this process), seeded workspaces, then Schemathesis with
+ * every check against both documents (`--document key|session|both`, default both): the key
+ * API's /v1/openapi.json and the session API's /api/openapi.json. Prints the figures; exits 1 on
+ * any 5xx or failed check.
  *
  *   npm run fuzz -- --max-examples 500 --seed 7 --workers 2 --max-time 900
  *   npm run fuzz -- --max-time 60 -- --include-name 'POST /projects/{projectId}/searches'   (after `--`: Schemathesis's own options)
@@ -48,6 +50,7 @@ async function main(): Promise<number> {
       seed: { type: 'string', default: '1' },
       workers: { type: 'string', default: '2' },
       'max-time': { type: 'string', default: '1200' },
+      document: { type: 'string', default: 'both' },
     },
   });
   const settings = loadStackSettings();
@@ -76,6 +79,9 @@ async function main(): Promise<number> {
     PORT: '0',
     LOG_LEVEL: settings.passthrough.LOG_LEVEL ?? 'silent',
     UNAUTHENTICATED_RATE_LIMIT: '1000000',
+    // The session fuzz signs in with generated credentials from one address: keep its answers about the input.
+    SIGN_IN_IP_MAX_FAILURES: '1000000',
+    SIGN_IN_GLOBAL_MAX_FAILURES: '1000000',
     WORKER_METRICS_PORT: '0',
     SHUTDOWN_TIMEOUT_MS: '2000',
   });
@@ -103,28 +109,37 @@ async function main(): Promise<number> {
     worker = await startWorker({ config, db, logger });
     api = await startApiServer({ config, db, temporal, logger });
     const seeded = await seedFuzzWorkspace(db, api.url);
-    log(`fuzzing ${api.url}/v1 (max ${values['max-examples']} examples per operation, seed ${values.seed}, ${values.workers} workers)…`);
-    const figures = await runSchemathesis({
-      st,
-      apiUrl: api.url,
-      key: seeded.key,
-      ids: seeded.ids,
-      workDir: path.join(ROOT, '.data', 'fuzz-report'),
-      maxExamples: Number(values['max-examples']),
-      seed: Number(values.seed),
-      workers: Number(values.workers),
-      maxTimeSeconds: Number(values['max-time']),
-      extraArgs: positionals,
-      log,
-    });
-    if (figures.exitCode !== 0) process.stdout.write(`${figures.output}\n`);
-    if (figures.exitCode !== 0 && !Object.keys(figures.failures).length && !Object.keys(figures.toolErrors).length) {
-      log(`schemathesis exited ${figures.exitCode} without a summary: see its output above`);
-      return 1;
+    const session = await seedFuzzSession(db, api.url);
+    const documents: FuzzDocument[] = values.document === 'both' ? ['key', 'session'] : [values.document as FuzzDocument];
+    if (!documents.every((d) => d in FUZZ_DOCUMENTS)) throw new Error(`--document must be key, session or both, not ${values.document}`);
+    let failed = false;
+    for (const document of documents) {
+      log(`fuzzing the ${document} API's document (max ${values['max-examples']} examples per operation, seed ${values.seed}, ${values.workers} workers)…`);
+      const figures = await runSchemathesis({
+        st,
+        apiUrl: api.url,
+        document,
+        key: document === 'key' ? seeded.key : session.cookie,
+        ids: document === 'key' ? seeded.ids : session.ids,
+        workDir: path.join(ROOT, '.data', 'fuzz-report', document),
+        maxExamples: Number(values['max-examples']),
+        seed: Number(values.seed),
+        workers: Number(values.workers),
+        maxTimeSeconds: Number(values['max-time']),
+        extraArgs: positionals,
+        log,
+      });
+      if (figures.exitCode !== 0) process.stdout.write(`${figures.output}\n`);
+      if (figures.exitCode !== 0 && !Object.keys(figures.failures).length && !Object.keys(figures.toolErrors).length) {
+        log(`schemathesis exited ${figures.exitCode} without a summary: see its output above`);
+        failed = true;
+        continue;
+      }
+      printFigures(figures);
+      log(`HAR report: ${path.join('.data', 'fuzz-report', document, 'fuzz.har')}`);
+      failed ||= Object.keys(figures.failures).length > 0 || figures.serverErrors > 0;
     }
-    printFigures(figures);
-    log(`HAR report: ${path.join('.data', 'fuzz-report', 'fuzz.har')}`);
-    return Object.keys(figures.failures).length === 0 && figures.serverErrors === 0 ? 0 : 1;
+    return failed ? 1 : 0;
   } finally {
     await stop();
   }

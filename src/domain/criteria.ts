@@ -17,6 +17,7 @@ import {
   type RoleFamily,
 } from '../reference/taxonomy';
 import { SENIORITIES, type Seniority } from './profile';
+import { trimmedText } from './text';
 
 /** Same shape as the API's `Problem` (api/validate.ts); kept here so the domain does not import the API layer. */
 export interface Problem {
@@ -109,8 +110,12 @@ const quote = (v: string) => JSON.stringify(v.length > 60 ? `${v.slice(0, 57)}..
 
 const { titles: TB, exclude_companies: EB, reference_value: RB, years: YB } = CRITERIA_BOUNDS;
 
-/** A trimmed string that must resolve through `resolve`; the message names the value and where to look. */
-const referenceString = (resolve: (v: string) => unknown, message: (v: string) => string) =>
+/**
+ * A trimmed string that must resolve through `resolve`; the message names the value and where to
+ * look. The OpenAPI document lists the canonical values (`values`) as its enum: the server also
+ * takes other spellings (case, labels, aliases), which the document does not promise.
+ */
+const referenceString = (resolve: (v: string) => unknown, message: (v: string) => string, values: readonly string[]) =>
   z
     .string()
     .trim()
@@ -120,9 +125,10 @@ const referenceString = (resolve: (v: string) => unknown, message: (v: string) =
       if (v.length >= RB.minLength && v.length <= RB.maxLength && resolve(v) === undefined) {
         ctx.addIssue({ code: 'custom', message: message(v), input: v });
       }
-    });
+    })
+    .meta({ enum: [...values] });
 
-const skillString = referenceString(canonicalSkill, (v) => `unknown skill ${quote(v)}; ${HINT_CRITERIA} (skills are listed by role family)`);
+const skillString = referenceString(canonicalSkill, (v) => `unknown skill ${quote(v)}; ${HINT_CRITERIA} (skills are listed by role family)`, SKILLS);
 
 const yearsNumber = z.number().min(YB.min).max(YB.max);
 
@@ -133,16 +139,33 @@ const yearsSchema = z.strictObject({ min: yearsNumber.optional(), max: yearsNumb
 });
 
 const criteriaObject = z.strictObject({
-  family: referenceString(resolveFamily, (v) => `unknown role family ${quote(v)}; ${HINT_CRITERIA} (families)`).optional(),
-  titles: z.array(z.string().trim().min(TB.minLength).max(TB.maxLength)).max(TB.maxItems).optional(),
-  metro: referenceString(resolveMetroId, (v) => `unknown metro ${quote(v)}; ${HINT_CRITERIA} (metros)`).optional(),
+  family: referenceString(
+    resolveFamily,
+    (v) => `unknown role family ${quote(v)}; ${HINT_CRITERIA} (families)`,
+    ROLE_FAMILIES.map((f) => f.id),
+  ).optional(),
+  titles: z.array(trimmedText(TB.maxLength)).max(TB.maxItems).optional(),
+  metro: referenceString(
+    resolveMetroId,
+    (v) => `unknown metro ${quote(v)}; ${HINT_CRITERIA} (metros)`,
+    METROS.map((m) => m.id),
+  ).optional(),
   locations: z
-    .array(referenceString(resolveLocation, (v) => `unknown location ${quote(v)}: not a metro or country; ${HINT_CRITERIA} (metros, countries)`))
+    .array(
+      referenceString(resolveLocation, (v) => `unknown location ${quote(v)}: not a metro or country; ${HINT_CRITERIA} (metros, countries)`, [
+        ...METROS.map((m) => m.id),
+        ...COUNTRIES,
+      ]),
+    )
     .max(CRITERIA_BOUNDS.locations.maxItems)
     .optional(),
   industries: z
     .array(
-      referenceString(canonicalIndustry, (v) => `unknown industry ${quote(v)}; see GET /reference/industries?q=${encodeURIComponent(v.split(/\s+/)[0] ?? v)}`),
+      referenceString(
+        canonicalIndustry,
+        (v) => `unknown industry ${quote(v)}; see GET /reference/industries?q=${encodeURIComponent(v.split(/\s+/)[0] ?? v)}`,
+        INDUSTRIES,
+      ),
     )
     .max(CRITERIA_BOUNDS.industries.maxItems)
     .optional(),
@@ -158,11 +181,12 @@ const criteriaObject = z.strictObject({
           if (resolveSeniority(v) === undefined) {
             ctx.addIssue({ code: 'custom', message: `unknown seniority ${quote(v)}; one of ${SENIORITIES.join(', ')}`, input: v });
           }
-        }),
+        })
+        .meta({ enum: [...SENIORITIES] }),
     )
     .max(CRITERIA_BOUNDS.seniority.maxItems)
     .optional(),
-  exclude_companies: z.array(z.string().trim().min(EB.minLength).max(EB.maxLength)).max(EB.maxItems).optional(),
+  exclude_companies: z.array(trimmedText(EB.maxLength)).max(EB.maxItems).optional(),
   target: z.int().min(CRITERIA_BOUNDS.target.min).max(CRITERIA_BOUNDS.target.max).optional(),
   read_budget: z.int().min(CRITERIA_BOUNDS.read_budget.min).max(CRITERIA_BOUNDS.read_budget.max).optional(),
   shortlist_threshold: z.int().min(CRITERIA_BOUNDS.shortlist_threshold.min).max(CRITERIA_BOUNDS.shortlist_threshold.max).optional(),
@@ -190,6 +214,11 @@ function hasSomethingToSearch(v: Record<string, unknown>): boolean {
  * answer lists every problem.
  */
 export const criteriaSchema = criteriaObject
+  // The document states the rule below: at least one searchable field, lists non-empty (in an
+  // allOf, so typed clients generated from the document keep the object's own type).
+  .meta({
+    allOf: [{ anyOf: SEARCHABLE_FIELDS.map((k) => ({ required: [k], properties: { [k]: k === 'family' ? { not: { type: 'null' } } : { minItems: 1 } } })) }],
+  })
   .superRefine(
     (v, ctx) => {
       if (isPlainObject(v) && !hasSomethingToSearch(v)) {

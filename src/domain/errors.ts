@@ -18,3 +18,13 @@ export class AppError extends Error {
 
 export const notFound = (code: string, what: string) => new AppError(code, 404, `${what} not found`);
 export const invalidRequest = (message: string, details: Record<string, unknown> | null = null) => new AppError('invalid_request', 400, message, details);
+
+/**
+ * A zod schema-level message for a missing value only. Given as a plain string, zod would use it
+ * for every problem of the schema (a 20,001-character text would be "…is required"); this answers
+ * it only when the value is absent and leaves the rest to each check's own message.
+ */
+export const whenMissing =
+  (message: string) =>
+  (issue: { input?: unknown }): string | undefined =>
+    issue.input === undefined ? message : undefined;

@@ -1,12 +1,15 @@
 /**
- * Built-in job-description extractor: deterministic pattern matching over the reference data
- * (no language model). It only proposes criteria; `parseCriteria` still validates them.
+ * The built-in brief reader behind `jd_text` and the app's reader without a language model:
+ * deterministic matching over the reference data (no language model). The role (family, titles,
+ * seniority) is read by brief-roles.ts, the place by brief-places.ts, skills, industries and
+ * years here. It only proposes criteria; `parseCriteria` still validates them.
  */
 import industrySynonymData from '../reference/data/industry-synonyms.json';
 import skillSynonymData from '../reference/data/skill-synonyms.json';
-import { INDUSTRIES, METROS, ROLE_FAMILIES, SENIORITY_TITLE_WORDS, SKILLS, canonicalIndustry, canonicalSkill } from '../reference/taxonomy';
+import { INDUSTRIES, SKILLS, canonicalIndustry, canonicalSkill } from '../reference/taxonomy';
+import { readPlace } from './brief-places';
+import { readRole } from './brief-roles';
 import type { Criteria } from './criteria';
-import type { Seniority } from './profile';
 
 export interface Extraction {
   criteria: Criteria;
@@ -14,7 +17,7 @@ export interface Extraction {
   confidence: Record<string, number>;
 }
 
-export const MAX_EXTRACTED_TITLES = 5;
+export { MAX_EXTRACTED_TITLES } from './brief-roles';
 const MAX_EXTRACTED_SKILLS = 30;
 const MAX_EXTRACTED_INDUSTRIES = 10;
 
@@ -66,119 +69,6 @@ class Claims {
 }
 
 const byLengthDesc = (a: string, b: string) => b.length - a.length || a.localeCompare(b);
-
-// ---- seniority words ----
-
-/**
- * Levels whose title words qualify a base title ("Senior", "Staff", "II"). Manager-and-up words
- * ("Director of", "VP") build different titles, so they are not looked for around base titles.
- */
-const MODIFIER_LEVELS: readonly Seniority[] = ['intern', 'junior', 'mid', 'senior', 'lead'];
-
-function seniorityWordTable(): { word: string; level: Seniority }[] {
-  const out: { word: string; level: Seniority }[] = [];
-  for (const level of MODIFIER_LEVELS) {
-    for (const word of SENIORITY_TITLE_WORDS[level] ?? []) if (word.trim() !== '') out.push({ word: word.trim(), level });
-  }
-  return out.sort((a, b) => byLengthDesc(a.word, b.word));
-}
-
-/** Words that follow a base title ("Software Engineer II", "Data Analyst Intern"). */
-const SUFFIX_WORDS: { word: string; level: Seniority }[] = [
-  { word: 'III', level: 'senior' },
-  { word: 'II', level: 'mid' },
-  { word: 'Intern', level: 'intern' },
-];
-
-/** Phrases that state a level without a title ("entry-level", "senior-level"). */
-const LEVEL_PHRASES: { re: RegExp; level: Seniority }[] = [
-  { re: /\b(?:internship|intern position)\b/i, level: 'intern' },
-  { re: /\b(?:entry[\s-]level|new grad(?:uate)?s?|graduate (?:role|position|programme|program))\b/i, level: 'junior' },
-  { re: /\bmid[\s-](?:level|senior)\b/i, level: 'mid' },
-  { re: /\bsenior[\s-]level\b/i, level: 'senior' },
-];
-
-// ---- titles and family ----
-
-interface TitleHit {
-  index: number;
-  end: number;
-  title: string;
-  familyId: string;
-  level?: Seniority;
-}
-
-function findTitles(text: string): TitleHit[] {
-  const words = seniorityWordTable();
-  const all: { title: string; familyId: string }[] = [];
-  for (const f of ROLE_FAMILIES) for (const t of f.titles) all.push({ title: t, familyId: f.id });
-  all.sort((a, b) => byLengthDesc(a.title, b.title));
-  const claims = new Claims();
-  const hits: TitleHit[] = [];
-  for (const { title, familyId } of all) {
-    for (const h of findAll(text, title, false)) {
-      if (claims.overlaps(h)) continue;
-      claims.claim(h);
-      let level: Seniority | undefined;
-      let written = title;
-      // A seniority word right before the title ("Senior Backend Engineer", "Sr. Data Scientist").
-      const before = text.slice(Math.max(0, h.index - 30), h.index);
-      // Capitalised only: "to lead Backend Engineer hiring" is a verb, not a level.
-      const prefix = words.find((w) => {
-        const m = new RegExp(`(?<![A-Za-z0-9])(${escapeRe(w.word)})[\\s-]+$`, 'i').exec(before);
-        return m !== null && /^[A-Z]/.test(m[1]);
-      });
-      if (prefix) {
-        level = prefix.level;
-        written = `${prefix.word} ${title}`;
-      } else {
-        const after = text.slice(h.end, h.end + 12);
-        const suffix = SUFFIX_WORDS.find((w) => new RegExp(`^\\s+${escapeRe(w.word)}(?![A-Za-z0-9])`).test(after));
-        if (suffix) {
-          level = suffix.level;
-          written = `${title} ${suffix.word}`;
-        }
-      }
-      hits.push({ index: h.index, end: h.end, title: written, familyId, level });
-    }
-  }
-  return hits.sort((a, b) => a.index - b.index);
-}
-
-// ---- metros ----
-
-/** Every name a metro goes by, longest first so "New York City" wins over "New York". */
-function metroNames(): { name: string; metroId: string; kind: 'id' | 'label' | 'city' | 'alias' }[] {
-  const out: { name: string; metroId: string; kind: 'id' | 'label' | 'city' | 'alias' }[] = [];
-  for (const m of METROS) {
-    out.push({ name: m.label, metroId: m.id, kind: 'label' });
-    if (m.city && m.city !== m.label) out.push({ name: m.city, metroId: m.id, kind: 'city' });
-    for (const a of m.aliases) out.push({ name: a, metroId: m.id, kind: 'alias' });
-    if (m.id.includes('-')) out.push({ name: m.id, metroId: m.id, kind: 'id' });
-  }
-  return out.sort((a, b) => byLengthDesc(a.name, b.name));
-}
-
-const METRO_CONFIDENCE = { id: 0.95, label: 0.95, city: 0.9, alias: 0.9 } as const;
-
-function findMetroMention(text: string): { metroId: string; confidence: number } | undefined {
-  const claims = new Claims();
-  let first: { index: number; metroId: string; confidence: number } | undefined;
-  for (const n of metroNames()) {
-    // Short aliases ("SF", "LA") only in capitals; other names case-insensitively but capitalised.
-    const caseSensitive = n.kind === 'alias' ? n.name.length <= 4 || n.name === n.name.toUpperCase() : false;
-    for (const h of findAll(text, n.name, caseSensitive)) {
-      if (claims.overlaps(h)) continue;
-      if (n.kind !== 'id' && !/^[A-Z0-9]/.test(h.text)) continue;
-      claims.claim(h);
-      if (!first || h.index < first.index) first = { index: h.index, metroId: n.metroId, confidence: METRO_CONFIDENCE[n.kind] };
-    }
-  }
-  if (!first) return undefined;
-  // A remote role names a place less firmly.
-  const confidence = /\bremote\b/i.test(text) ? Math.min(first.confidence, 0.75) : first.confidence;
-  return { metroId: first.metroId, confidence };
-}
 
 // ---- industries ----
 
@@ -429,61 +319,6 @@ function findYears(text: string): { min: number; max?: number; confidence: numbe
   return best ? { min: best.min, max: best.max, confidence: best.confidence } : undefined;
 }
 
-// ---- family ----
-
-function pickFamily(text: string, titles: TitleHit[], skills: string[]): { family: string; confidence: number } | undefined {
-  const votes = new Map<string, { titles: number; label: number; skills: number }>();
-  const vote = (id: string) => {
-    let v = votes.get(id);
-    if (!v) votes.set(id, (v = { titles: 0, label: 0, skills: 0 }));
-    return v;
-  };
-  for (const t of titles) vote(t.familyId).titles += 1;
-  for (const f of ROLE_FAMILIES) if (findAll(text, f.label, false).length > 0) vote(f.id).label += 1;
-  const wanted = new Set(skills.map((s) => s.toLowerCase()));
-  for (const f of ROLE_FAMILIES) {
-    const n = f.skills.filter((s) => wanted.has(s.toLowerCase())).length;
-    if (n > 0) vote(f.id).skills += n;
-  }
-  const order = new Map(ROLE_FAMILIES.map((f, i) => [f.id, i]));
-  const firstTitle = new Map<string, number>();
-  for (const t of titles) if (!firstTitle.has(t.familyId)) firstTitle.set(t.familyId, t.index);
-  const ranked = [...votes.entries()]
-    .map(([id, v]) => ({ id, v, points: 3 * v.titles + 2 * v.label + v.skills }))
-    .sort(
-      (a, b) =>
-        b.points - a.points || (firstTitle.get(a.id) ?? Infinity) - (firstTitle.get(b.id) ?? Infinity) || (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0),
-    );
-  const top = ranked[0];
-  if (!top) return undefined;
-  const runnerUp = ranked[1]?.points ?? 0;
-  let confidence: number;
-  if (top.v.titles > 0) confidence = 0.9;
-  else if (top.v.label > 0) confidence = 0.8;
-  else if (top.v.skills >= 3) confidence = 0.6;
-  else return undefined; // one or two shared skills say too little about the role
-  if (runnerUp >= top.points) confidence -= 0.2;
-  else if (runnerUp * 2 > top.points) confidence -= 0.1;
-  return { family: top.id, confidence: Math.round(confidence * 100) / 100 };
-}
-
-// ---- seniority ----
-
-function pickSeniority(text: string, titles: TitleHit[]): { level: Seniority; confidence: number } | undefined {
-  const fromTitles = new Set(titles.map((t) => t.level).filter((l): l is Seniority => l !== undefined));
-  const fromPhrases = new Set(LEVEL_PHRASES.filter((p) => p.re.test(text)).map((p) => p.level));
-  if (fromTitles.size === 1) {
-    const [level] = [...fromTitles] as [Seniority];
-    const agrees = fromPhrases.size === 0 || (fromPhrases.size === 1 && fromPhrases.has(level));
-    return agrees ? { level, confidence: 0.85 } : undefined;
-  }
-  if (fromTitles.size === 0 && fromPhrases.size === 1) {
-    const [level] = [...fromPhrases] as [Seniority];
-    return { level, confidence: 0.7 };
-  }
-  return undefined; // none or conflicting: not clear
-}
-
 // ---- entry point ----
 
 export function extractCriteria(text: string): Extraction {
@@ -491,37 +326,43 @@ export function extractCriteria(text: string): Extraction {
   const criteria: Criteria = {};
   const confidence: Record<string, number> = {};
 
-  const titleHits = findTitles(source);
-  // Title words are not skills or industries ("Data Analyst" is no "Data Analysis" evidence),
-  // and skill words are not industries ("Market Research" the skill).
+  // Role words are not skills or industries ("Data Analyst" is no "Data Analysis" evidence), and
+  // skill words are not industries ("Market Research" the skill).
   const taken = new Claims();
-  for (const t of titleHits) taken.claim({ index: t.index, end: t.end, text: t.title });
-  const skills = findSkills(source, taken);
+  let skills: ReturnType<typeof findSkills>;
+  const years = findYears(source);
+  const role = readRole(
+    source,
+    (spans) => {
+      for (const s of spans) taken.claim({ index: s.start, end: s.end, text: '' });
+      skills = findSkills(source, taken);
+      return skills?.skills ?? [];
+    },
+    years,
+  );
   for (const h of skills?.spans ?? []) taken.claim(h);
-  const family = pickFamily(source, titleHits, skills?.skills ?? []);
-  if (family) {
-    criteria.family = family.family;
-    confidence.family = family.confidence;
+  if (role.family) {
+    criteria.family = role.family.id;
+    confidence.family = role.family.confidence;
   }
-  if (titleHits.length > 0) {
-    const titles: string[] = [];
-    for (const t of titleHits) {
-      if (!titles.some((x) => x.toLowerCase() === t.title.toLowerCase())) titles.push(t.title);
-    }
-    criteria.titles = titles.slice(0, MAX_EXTRACTED_TITLES);
-    confidence.titles = 0.9;
+  if (role.titles) {
+    criteria.titles = role.titles.titles;
+    confidence.titles = role.titles.confidence;
   }
-  const metro = findMetroMention(source);
-  if (metro) {
-    criteria.metro = metro.metroId;
-    confidence.metro = metro.confidence;
+  const place = readPlace(source);
+  if (place.metro) {
+    criteria.metro = place.metro.id;
+    confidence.metro = place.metro.confidence;
+  }
+  if (place.locations) {
+    criteria.locations = place.locations.values;
+    confidence.locations = place.locations.confidence;
   }
   const industries = findIndustries(source, taken);
   if (industries) {
     criteria.industries = industries.industries;
     confidence.industries = industries.confidence;
   }
-  const years = findYears(source);
   if (years) {
     criteria.years_experience = years.max !== undefined ? { min: years.min, max: years.max } : { min: years.min };
     confidence.years_experience = years.confidence;
@@ -530,10 +371,9 @@ export function extractCriteria(text: string): Extraction {
     criteria.skills = skills.skills;
     confidence.skills = skills.confidence;
   }
-  const seniority = pickSeniority(source, titleHits);
-  if (seniority) {
-    criteria.seniority = [seniority.level];
-    confidence.seniority = seniority.confidence;
+  if (role.seniority) {
+    criteria.seniority = role.seniority.levels;
+    confidence.seniority = role.seniority.confidence;
   }
   return { criteria, confidence };
 }

@@ -6,9 +6,9 @@
  * - A criterion counts only when the search uses it and its weight is > 0; the score is
  *   100 × Σ(weight × match) / Σ(weight) over those criteria, rounded and clamped to 0–100.
  *   No counted criterion at all → 0 (nothing to judge means nobody is auto-shortlisted).
- * - title (titles, family or seniority given): average of the present parts, titles counting
- *   double: titles = best Dice overlap of the person's title tokens with any wanted title
- *   (case-insensitive; seniority modifiers and filler words ignored); family = 1 equal,
+ * - title (titles, family or seniority given): average of the present parts: titles = best match with any wanted title, alias-aware (the same role under a
+ *   known other name matches fully, the reason naming the alias; else a Dice overlap of the
+ *   title words weighted by their rarity, seniority modifiers ignored: role-match.ts); family = 1 equal,
  *   0.5 adjacent family, else 0; seniority = 1 listed, 0.5 one level away, else 0.
  * - location (metro or locations given): 1 in the metro, in a listed metro or in a listed country;
  *   0.5 in a neighbour of a wanted metro; 0.25 same country as a wanted metro; else 0.
@@ -19,9 +19,10 @@
  * - Currently at an excluded company (case-insensitive) → score 0, `excluded: true`.
  * - Missing or malformed profile fields count as no match; they never throw.
  */
-import { SENIORITY_TITLE_WORDS, findFamily, findMetro } from '../reference/taxonomy';
+import { findFamily, findMetro } from '../reference/taxonomy';
 import type { ResolvedCriteria } from './criteria';
 import { SENIORITIES, type PersonProfile, type Seniority } from './profile';
+import { titleMatch } from './role-match';
 
 export interface ScoringWeights {
   title: number;
@@ -31,7 +32,13 @@ export interface ScoringWeights {
   skills: number;
 }
 
-export const DEFAULT_WEIGHTS: Readonly<ScoringWeights> = Object.freeze({ title: 30, location: 20, years: 15, industry: 15, skills: 20 });
+/**
+ * Who a person is (role, level: the title criterion, whose three parts weigh the same) and where
+ * (location) decide the score; skills, years and industry order people within that. So a
+ * recruiter's "senior backend engineer in Toronto" ranks every senior backend engineer in Toronto
+ * above a mid-level one with more of the listed skills.
+ */
+export const DEFAULT_WEIGHTS: Readonly<ScoringWeights> = Object.freeze({ title: 60, location: 20, years: 5, industry: 5, skills: 10 });
 
 export type CriterionName = keyof ScoringWeights;
 
@@ -78,48 +85,6 @@ function experienceOf(profile: PersonProfile): { title: string; company: string;
 
 // ---- title ----
 
-const FILLER_WORDS = new Set(['of', 'and', 'the', 'for', 'at', 'in', 'to', 'a', 'an', 'with']);
-const LEVEL_NUMERALS = new Set(['i', 'ii', 'iii', 'iv', 'v', '1', '2', '3', '4', '5']);
-/**
- * Seniority levels whose title words only modify a title ("Senior", "Staff", "Lead"). Words of
- * the manager-and-up levels ("Manager", "Director", "VP") name the role itself, so they stay.
- */
-const MODIFIER_LEVELS: readonly Seniority[] = ['intern', 'junior', 'mid', 'senior', 'lead'];
-
-let ignoredTitleTokens: Set<string> | undefined;
-function ignoredTokens(): Set<string> {
-  if (!ignoredTitleTokens) {
-    // Single words only: "Team Lead" must not make "team" meaningless, but "Mid-Level" is one word.
-    const words = MODIFIER_LEVELS.flatMap((level) => SENIORITY_TITLE_WORDS[level] ?? []).filter((w) => !/\s/.test(w.trim()));
-    ignoredTitleTokens = new Set([...FILLER_WORDS, ...LEVEL_NUMERALS, ...words.flatMap((w) => rawTokens(w))]);
-  }
-  return ignoredTitleTokens;
-}
-
-function rawTokens(text: string): string[] {
-  return lower(text)
-    .split(/[^a-z0-9+#]+/)
-    .filter((t) => t !== '');
-}
-
-/** Title tokens without seniority modifiers; falls back to all tokens when nothing else is left. */
-export function titleTokens(title: string): Set<string> {
-  const all = rawTokens(title);
-  const ignored = ignoredTokens();
-  const kept = all.filter((t) => !ignored.has(t));
-  return new Set(kept.length > 0 ? kept : all.filter((t) => !FILLER_WORDS.has(t)));
-}
-
-/** Dice coefficient of the two token sets: 1 for the same words, lower for missing and extra words. */
-export function titleSimilarity(a: string, b: string): number {
-  const ta = titleTokens(a);
-  const tb = titleTokens(b);
-  if (ta.size === 0 || tb.size === 0) return 0;
-  let common = 0;
-  for (const t of ta) if (tb.has(t)) common += 1;
-  return (2 * common) / (ta.size + tb.size);
-}
-
 function seniorityMatch(person: unknown, wanted: readonly Seniority[]): number {
   const idx = SENIORITIES.indexOf(person as Seniority);
   if (idx < 0) return 0;
@@ -131,24 +96,24 @@ function scoreTitle(profile: PersonProfile, c: ResolvedCriteria): { match: numbe
   const parts: { weight: number; match: number; reason: string }[] = [];
   const title = str(profile.title);
   if (nonEmpty(c.titles)) {
-    let best = 0;
+    let best: { match: number; alias?: string } = { match: 0 };
     let bestTitle = c.titles[0];
     for (const wanted of c.titles) {
-      const s = titleSimilarity(title, wanted);
-      if (s > best) {
-        best = s;
+      const m = titleMatch(title, wanted);
+      if (m.match > best.match) {
+        best = m;
         bestTitle = wanted;
       }
     }
     const reason =
       title === ''
         ? 'no current title on profile'
-        : best === 1
-          ? `${title} matches title '${bestTitle}'`
-          : best > 0
-            ? `${title} partly matches title '${bestTitle}'`
+        : best.match === 1
+          ? `${title} matches title '${bestTitle}'${best.alias ? ` (${best.alias})` : ''}`
+          : best.match > 0
+            ? `${title} partly matches title '${bestTitle}'${best.alias ? ` (${best.alias})` : ''}`
             : `${title} matches no wanted title`;
-    parts.push({ weight: 2, match: best, reason });
+    parts.push({ weight: 1, match: best.match, reason });
   }
   if (c.family) {
     const family = str(profile.family);

@@ -1,13 +1,17 @@
 import { z } from 'zod';
 import { criteriaFieldsSchema } from '../domain/criteria';
+import { whenMissing } from '../domain/errors';
+import { NOT_BLANK } from '../domain/text';
+
+export const MAX_RAW_INPUT = 20_000;
 
 /** POST /api/intake */
 export const intakeBody = z.strictObject({
   rawInput: z
-    .string({ error: 'rawInput is required (free text or a job description)' })
+    .string({ error: whenMissing('rawInput is required (free text or a job description)') })
+    .max(MAX_RAW_INPUT, `rawInput is too long: at most ${MAX_RAW_INPUT.toLocaleString('en-US')} characters`)
+    .regex(NOT_BLANK, 'rawInput must not be empty')
     .trim()
-    .min(1, 'rawInput must not be empty')
-    .max(20_000)
     .describe('Free text or a job description'),
 });
 export type IntakeBody = z.infer<typeof intakeBody>;
@@ -29,7 +33,15 @@ export type IntakeToolInput = z.infer<typeof intakeToolInput>;
 
 /** JSON schema of the tool, generated from the zod schema (one source of truth). */
 export const intakeToolParameters = (): Record<string, unknown> => {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(intakeToolInput, { io: 'input' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(intakeToolInput, {
+    io: 'input',
+    // The OpenAPI documents list the reference values (skills, industries, places: ≈1,200 in all)
+    // as enums; the tool leaves them out, as before: thousands of tokens per call, and the
+    // validation with its one retry already names unknown values to the model.
+    override: ({ jsonSchema }) => {
+      delete jsonSchema.enum;
+    },
+  }) as Record<string, unknown>;
   return schema;
 };
 
@@ -47,9 +59,16 @@ export const CHIP_FIELDS: Record<Chip, { fields: string[]; required: boolean }> 
 
 // ---- responses ----
 
+/**
+ * Who read the brief: `llm` is intake through the language model; `builtin` the deterministic
+ * reader behind the key API's `jd_text`, which the app uses when no language model is configured.
+ */
+export const READERS = ['llm', 'builtin'] as const;
+export type Reader = (typeof READERS)[number];
+
 const chipCoverage = z.strictObject({ resolved: z.boolean(), confidence: confidence, required: z.boolean() });
 
-/** POST /api/intake answer (spec "Criteria (intake result)"). */
+/** POST /api/intake and POST /api/intake/builtin answer (spec "Criteria (intake result)", plus `reader`). */
 export const intakeResult = z
   .strictObject({
     criteria: criteriaFieldsSchema
@@ -61,6 +80,11 @@ export const intakeResult = z
     entityCoverage: z.strictObject(Object.fromEntries(CHIPS.map((chip) => [chip, chipCoverage])) as Record<Chip, typeof chipCoverage>),
     familyUnresolved: z.boolean(),
     familySuggestions: z.array(z.strictObject({ id: z.string(), label: z.string() })).describe('The closest known families when familyUnresolved'),
-    rawToolInput: z.record(z.string(), z.unknown()).describe("The tool call's arguments as the model sent them"),
+    rawToolInput: z
+      .record(z.string(), z.unknown())
+      .describe(
+        "What the reader proposed before validation and the workspace's families: the tool call's arguments (llm) or the built-in reader's extraction (builtin)",
+      ),
+    reader: z.enum(READERS).describe('Which reader read the brief: llm (the language model) or builtin (the deterministic reader, no language model)'),
   })
   .meta({ id: 'IntakeResult' });

@@ -5,13 +5,15 @@ import { resolveProviderKey } from '../credentials/credentials.service';
 import type { Db } from '../db/knex';
 import { roleFamilyRepository, type RoleFamilyRow } from '../db/role-family.repository';
 import { AppError } from '../domain/errors';
+import { extractCriteria } from '../domain/jd-extractor';
 import { callTool, openaiClient, type ToolCallAnswer } from '../providers/openai';
 import { closestFamilies, findWorkspaceFamily } from './family-match';
-import { CHIP_FIELDS, CHIPS, intakeToolInput, intakeToolParameters, type Chip, type IntakeToolInput } from './intake.schemas';
+import { CHIP_FIELDS, CHIPS, intakeToolInput, intakeToolParameters, type Chip, type IntakeToolInput, type Reader } from './intake.schemas';
 
 /**
- * Intake (DESIGN.md §10): free text → criteria through the `openai` provider's forced tool call.
- * It only extracts and validates: it never scores and never calls a sourcing provider.
+ * Intake (DESIGN.md §10): free text → criteria through the `openai` provider's forced tool call,
+ * or, for the app without a language model, through the built-in reader behind the key API's
+ * `jd_text`. Both only extract and validate: they never score and never call a sourcing provider.
  */
 
 const TOOL_NAME = 'record_search_criteria';
@@ -26,6 +28,7 @@ export interface IntakeResult {
   familyUnresolved: boolean;
   familySuggestions: { id: string; label: string }[];
   rawToolInput: Record<string, unknown>;
+  reader: Reader;
 }
 
 function instructions(families: RoleFamilyRow[]): string {
@@ -88,7 +91,7 @@ export async function runIntake(db: Db, config: Config, workspaceId: string, raw
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const answer = await callTool(client, { model: config.openaiModel, messages, tool }).catch(llmFailure);
     const checked = validate(answer);
-    if (checked.ok) return present(checked.input, checked.raw, families);
+    if (checked.ok) return present(checked.input, checked.raw, families, 'llm');
     problems = checked.problems;
     // The retry shows the model its own answer and every problem in it.
     const feedback = `The arguments failed validation:\n- ${problems.join('\n- ')}\nCall ${TOOL_NAME} again with corrected arguments.`;
@@ -104,7 +107,54 @@ export async function runIntake(db: Db, config: Config, workspaceId: string, raw
   throw new AppError('extraction_failed', 502, `The language model did not produce valid criteria in ${MAX_ATTEMPTS} attempts: ${problems.join('; ')}`);
 }
 
-function present(input: IntakeToolInput, raw: Record<string, unknown>, families: RoleFamilyRow[]): IntakeResult {
+/**
+ * The built-in reader's intake (DESIGN.md §10, "Built-in reader for the app"): the same
+ * deterministic reader as the key API's `jd_text`, answered in intake's shape. A brief with
+ * nothing usable still answers (empty criteria, every chip unresolved): unlike `jd_text`, which
+ * launches at once and so refuses it, the app shows the criteria as a form to fill in next.
+ */
+export async function readBriefBuiltin(db: Db, workspaceId: string, rawInput: string): Promise<IntakeResult> {
+  const families = await loadFamilies(db, workspaceId);
+  const { criteria, confidence } = extractCriteria(rawInput);
+  const raw: Record<string, unknown> = { ...criteria, _meta: { confidence } };
+  return present(withoutInvalidFields(raw), raw, families, 'builtin');
+}
+
+/**
+ * The reader's proposal with every field or list item that intake's schema refuses left out
+ * (a deterministic reader would only repeat itself if asked again, so nothing is retried); what
+ * is left out shows as an unresolved chip for the recruiter to fill in.
+ */
+export function withoutInvalidFields(raw: Record<string, unknown>): IntakeToolInput {
+  const candidate: Record<string, unknown> = structuredClone(raw);
+  // Fields are checked independently, so the parse after one round of removals passes; the
+  // bound only guards against a schema that ever stops being so.
+  for (let round = 0; round < 3; round++) {
+    const parsed = intakeToolInput.safeParse(candidate);
+    if (parsed.success) return parsed.data;
+    const refusedItems = new Map<string, Set<number>>();
+    for (const issue of parsed.error.issues) {
+      const [field, index, entry] = issue.path;
+      if (issue.code === 'unrecognized_keys' && issue.path.length === 0) for (const key of issue.keys) delete candidate[key];
+      else if (field === '_meta') {
+        const confidences = (candidate._meta as { confidence?: Record<string, unknown> } | undefined)?.confidence;
+        if (index === 'confidence' && typeof entry === 'string' && confidences) delete confidences[entry];
+        else candidate._meta = { confidence: {} };
+      } else if (typeof field === 'string') {
+        if (typeof index === 'number' && Array.isArray(candidate[field])) refusedItems.set(field, (refusedItems.get(field) ?? new Set()).add(index));
+        else delete candidate[field];
+      }
+    }
+    for (const [field, indexes] of refusedItems) {
+      const kept = (candidate[field] as unknown[]).filter((_, i) => !indexes.has(i));
+      if (kept.length > 0) candidate[field] = kept;
+      else delete candidate[field];
+    }
+  }
+  return { _meta: { confidence: {} } };
+}
+
+function present(input: IntakeToolInput, raw: Record<string, unknown>, families: RoleFamilyRow[], reader: Reader): IntakeResult {
   const { _meta, family, ...fields } = input;
   const criteria: Record<string, unknown> = { ...fields };
   let familyUnresolved = false;
@@ -132,5 +182,5 @@ function present(input: IntakeToolInput, raw: Record<string, unknown>, families:
       ];
     }),
   ) as IntakeResult['entityCoverage'];
-  return { criteria: { ...criteria, _meta: { confidence } }, entityCoverage, familyUnresolved, familySuggestions, rawToolInput: raw };
+  return { criteria: { ...criteria, _meta: { confidence } }, entityCoverage, familyUnresolved, familySuggestions, rawToolInput: raw, reader };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NOT_BLANK } from '../domain/text';
 
 export const PROJECT_NAME_MAX = 120;
 
@@ -17,7 +18,7 @@ const projectName = z
       });
     }
   })
-  .meta({ description: `1 to ${PROJECT_NAME_MAX} characters, not blank`, minLength: 1, maxLength: PROJECT_NAME_MAX });
+  .meta({ description: `1 to ${PROJECT_NAME_MAX} characters, not blank`, minLength: 1, maxLength: PROJECT_NAME_MAX, pattern: NOT_BLANK.source });
 
 export const createProjectBody = z.strictObject({ name: projectName }).meta({ id: 'CreateProject', description: 'A new project' });
 

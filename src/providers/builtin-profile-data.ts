@@ -34,7 +34,7 @@ export function builtinProfileData(db: Db): ProfileDataProvider {
   return {
     source: 'builtin',
     async searchPeople(q) {
-      const { rows, total } = await people.search(
+      const { rows, total, totalExact } = await people.search(
         {
           text: q.search,
           titlePhrase: q.title?.trim() || null,
@@ -45,13 +45,13 @@ export function builtinProfileData(db: Db): ProfileDataProvider {
         q.limit,
         q.offset,
       );
-      return { results: rows, total };
+      return { results: rows, total, totalExact };
     },
     async enrichPerson(profileId) {
       return (await people.profile(profileId)) ?? null;
     },
     async searchCompanies(q) {
-      const { rows } = await companies.search(
+      const { rows, total } = await companies.search(
         {
           text: q.search,
           ...placeFilter(q.location),
@@ -62,7 +62,7 @@ export function builtinProfileData(db: Db): ProfileDataProvider {
       );
       return {
         results: rows.map(companySummary),
-        total: rows[0]?.total ?? 0,
+        total,
       };
     },
     async enrichCompany(companyId): Promise<CompanyProfile | null> {

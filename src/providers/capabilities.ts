@@ -1,3 +1,4 @@
+import type { ResolvedCriteria } from '../domain/criteria';
 import type { PersonProfile } from '../domain/profile';
 import type { CandidateSummary } from './profile-source';
 import type { ToolCallAnswer, ToolCallRequest } from './openai';
@@ -47,8 +48,10 @@ export interface CompanyProfile extends CompanySummary {
 
 export interface Page<T> {
   results: T[];
-  /** Matches in the source (the built-in sources count at most MAX_COUNTED; vendors report theirs). */
+  /** Matches in the source (the built-in people search counts at most PEOPLE_TOTAL_CAP; vendors report theirs). */
   total: number;
+  /** false when the source stopped counting: `total` is then a lower bound. Absent: exact. */
+  totalExact?: boolean;
 }
 
 export interface ProfileDataProvider {
@@ -58,6 +61,18 @@ export interface ProfileDataProvider {
   enrichPerson(profileId: string): Promise<PersonProfile | null>;
   searchCompanies(q: CompanyQuery): Promise<Page<CompanySummary>>;
   enrichCompany(companyId: string): Promise<CompanyProfile | null>;
+}
+
+/** A page of a search pass's people: its criteria, for a source that filters and ranks on them itself. */
+export interface CriteriaQuery {
+  criteria: ResolvedCriteria;
+  limit: number;
+  offset: number;
+}
+
+/** Profile data a live search pass pages by the search's criteria, best match first (People Data Labs). */
+export interface LiveProfileDataProvider extends ProfileDataProvider {
+  searchPeopleByCriteria(q: CriteriaQuery): Promise<Page<CandidateSummary>>;
 }
 
 export interface WebResult {

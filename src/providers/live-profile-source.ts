@@ -9,10 +9,8 @@ import { peopleRepository } from '../db/people.repository';
 import { searchPassRepository } from '../db/search-pass.repository';
 import { searchRepository } from '../db/search.repository';
 import { workspaceRepository } from '../db/workspace.repository';
-import type { ResolvedCriteria } from '../domain/criteria';
 import type { PersonProfile } from '../domain/profile';
-import { findFamily, findMetro } from '../reference/taxonomy';
-import type { PeopleQuery, ProfileDataProvider } from './capabilities';
+import type { LiveProfileDataProvider } from './capabilities';
 import { circuitBreaker, type CircuitBreaker } from './circuit-breaker';
 import { peopleDataLabsProvider } from './peopledatalabs';
 import { ProviderError, providerUnavailable } from './provider-errors';
@@ -28,22 +26,6 @@ export const liveCostKeys = {
   page: (searchId: string, pass: number, page: number) => `search:${searchId}:pass:${pass}:page:${page}`,
   read: (searchId: string, pass: number, personId: string) => `search:${searchId}:pass:${pass}:enrich:${personId}`,
 };
-
-/** The PDL query for a page of a search: titles, skills and family as free text, the place, must-have skills. */
-export function liveQuery(criteria: ResolvedCriteria, page: number, pageSize: number): PeopleQuery {
-  const family = criteria.family ? findFamily(criteria.family) : undefined;
-  const terms = [...(criteria.titles ?? []), ...(criteria.skills ?? []), ...(criteria.must_have_skills ?? [])];
-  if (terms.length === 0 && family) terms.push(family.label, ...family.titles.slice(0, 3));
-  if (terms.length === 0) terms.push(...(criteria.industries ?? []));
-  const place = criteria.metro ?? criteria.locations?.[0];
-  return {
-    search: [...new Set(terms)].join(' '),
-    ...(place ? { location: findMetro(place)?.city ?? place } : {}),
-    ...(criteria.must_have_skills?.length ? { skills: criteria.must_have_skills } : {}),
-    limit: pageSize,
-    offset: page * pageSize,
-  };
-}
 
 export interface LivePass {
   workspaceId: string;
@@ -103,7 +85,7 @@ async function whileBusy<T>(call: () => Promise<T>, heartbeat: () => void): Prom
 export function liveProfileSource(
   db: Db,
   config: Config,
-  deps: { provider: ProfileDataProvider; breaker: CircuitBreaker; pass: LivePass; heartbeat: () => void },
+  deps: { provider: LiveProfileDataProvider; breaker: CircuitBreaker; pass: LivePass; heartbeat: () => void },
 ): ProfileSource {
   const { provider, breaker, pass, heartbeat } = deps;
   const costs = costEventRepository(db);
@@ -127,7 +109,8 @@ export function liveProfileSource(
       const kept = await liveSearchPagesRepository(db).find(pass.searchId, pass.pass, page);
       if (kept) return kept;
       await breaker.ensureClosed(PROVIDER);
-      const answer = await breaker.call(PROVIDER, () => provider.searchPeople(liveQuery(criteria, page, pageSize)));
+      // PDL filters and ranks on the criteria (personCriteriaQuery), so page 0 holds the best matches.
+      const answer = await breaker.call(PROVIDER, () => provider.searchPeopleByCriteria({ criteria, limit: pageSize, offset: page * pageSize }));
       const results = answer.results.map((r) => ({ ...r, person_id: LIVE_ID_PREFIX + r.person_id }));
       await db.transaction(async (trx) => {
         await liveSearchPagesRepository(trx).insert(pass.searchId, pass.pass, page, results);

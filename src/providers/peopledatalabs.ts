@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import type { PersonProfile, Seniority } from '../domain/profile';
-import { detectSeniority, findMetro } from '../reference/taxonomy';
-import type { CompanyProfile, CompanyQuery, CompanySummary, PeopleQuery, ProfileDataProvider } from './capabilities';
+import type { ResolvedCriteria } from '../domain/criteria';
+import type { PersonProfile } from '../domain/profile';
+import { canonicalRoles } from '../domain/role-match';
+import { PDL_FAMILY_ROLES, PDL_INDUSTRIES, PDL_LEVEL_SENIORITY, PDL_METROS, familyOfPdlRole, metroOfPdlPlace, pdlLevelsFor } from '../reference/pdl';
+import { detectSeniority, findMetro, SENIORITY_YEARS } from '../reference/taxonomy';
+import type { CompanyProfile, CompanyQuery, CompanySummary, LiveProfileDataProvider, PeopleQuery } from './capabilities';
 import type { DownstreamLimiter } from './downstream-limiter';
 import type { CandidateSummary } from './profile-source';
 import { verifyByGet, type VerifyResult } from './verification';
@@ -28,11 +31,13 @@ const pdlPerson = z.looseObject({
   last_name: text,
   job_title: text,
   job_title_role: text,
+  job_title_sub_role: text,
   job_title_levels: list(z.string()),
   job_company_name: text,
   job_company_industry: text,
   location_name: text,
   location_metro: text,
+  location_locality: text,
   location_country: text,
   linkedin_url: text,
   linkedin_connections: z.number().nullish(),
@@ -87,19 +92,6 @@ const personEnrichAnswer = z.looseObject({ status: z.number().optional(), data: 
 const companyEnrichAnswer = pdlCompany;
 
 // --- Mapping to our shapes.
-const LEVELS: Record<string, Seniority> = {
-  cxo: 'cxo',
-  owner: 'cxo',
-  vp: 'vp',
-  director: 'director',
-  partner: 'director',
-  manager: 'manager',
-  senior: 'senior',
-  entry: 'junior',
-  training: 'intern',
-  unpaid: 'intern',
-};
-
 const capitalise = (s: string) => s.replace(/\b\p{L}/gu, (c) => c.toUpperCase());
 /** PDL writes profile URLs without a scheme (`linkedin.com/in/…`). */
 const absoluteUrl = (u: string) => (u === '' ? '' : /^https?:\/\//.test(u) ? u : `https://${u}`);
@@ -126,7 +118,7 @@ function personSummary(p: PdlPerson): CandidateSummary {
 
 function personProfile(p: PdlPerson): PersonProfile {
   const summary = personSummary(p);
-  const level = (p.job_title_levels ?? []).map((l) => LEVELS[l]).find(Boolean);
+  const level = (p.job_title_levels ?? []).map((l) => PDL_LEVEL_SENIORITY[l]).find(Boolean);
   const metroName = textOf(p.location_metro);
   return {
     id: p.id,
@@ -134,11 +126,15 @@ function personProfile(p: PdlPerson): PersonProfile {
     last_name: summary.last_name,
     title: summary.title,
     seniority: level ?? detectSeniority(summary.title) ?? 'mid',
-    // PDL's job role (e.g. `engineering`), not one of our role families.
-    family: textOf(p.job_title_role),
+    // Our family from the title as the brief reader knows titles ("iOS Developer" is software
+    // engineering), else from PDL's (sub) role when only one family claims it.
+    family:
+      canonicalRoles(summary.title)?.phrases[0]?.family ?? familyOfPdlRole(textOf(p.job_title_role), textOf(p.job_title_sub_role)) ?? textOf(p.job_title_role),
     company: summary.company,
     industry: capitalise(textOf(p.job_company_industry)),
-    metro: (metroName && findMetro(metroName)?.id) || metroName,
+    metro:
+      metroOfPdlPlace({ location_metro: metroName, location_locality: textOf(p.location_locality), location_country: textOf(p.location_country) }) ??
+      ((metroName && findMetro(metroName)?.id) || metroName),
     location: summary.location,
     network_url: summary.network_url,
     open_profile: false,
@@ -194,7 +190,9 @@ function companyProfile(c: PdlCompany): CompanyProfile {
   };
 }
 
-// --- Queries (PDL's Elasticsearch subset: bool, match, match_phrase, term).
+// --- Queries (PDL's Elasticsearch subset: bool, match, match_phrase, term, terms, range).
+
+/** The data endpoint's free-text person search. */
 export function personSearchQuery(q: PeopleQuery): Record<string, unknown> {
   const must: unknown[] = [{ bool: { should: [{ match: { job_title: q.search } }, { match: { skills: q.search } }] } }];
   if (q.location) must.push({ match: { location_name: q.location } });
@@ -202,6 +200,111 @@ export function personSearchQuery(q: PeopleQuery): Record<string, unknown> {
   if (q.company) must.push({ match: { job_company_name: q.company } });
   for (const skill of q.skills ?? []) must.push({ term: { skills: skill.toLowerCase() } });
   return { bool: { must } };
+}
+
+type Clause = Record<string, unknown>;
+
+/**
+ * How much each matched criterion lifts a person in PDL's relevance order: about our scoring
+ * weights (src/domain/scoring.ts: title 30, shared by the titles, the family and the seniority;
+ * skills 20, shared by the skills; years 15; industry 15), so the first pages hold the people who
+ * will score best. Elasticsearch weighs a phrase or word match by term statistics times its boost,
+ * so PDL's order approximates our score rather than computing it.
+ */
+const BOOST = { title: 10, titleWords: 5, subRole: 5, role: 2, seniority: 8, skills: 20, years: 15, currentIndustry: 10, industry: 5 } as const;
+
+const anyOf = (clauses: Clause[]): Clause | null =>
+  clauses.length === 0 ? null : clauses.length === 1 ? clauses[0] : { bool: { should: clauses, minimum_should_match: 1 } };
+const unique = (values: string[]) => [...new Set(values)];
+
+/** In the metro or one of the further locations (metro ids or countries, as criteria.ts resolves them). */
+function placeClause(c: ResolvedCriteria): Clause | null {
+  const usMetros: string[] = [];
+  const abroad: Clause[] = [];
+  const countries: string[] = [];
+  for (const place of [c.metro, ...(c.locations ?? [])]) {
+    if (!place) continue;
+    const pdl = PDL_METROS[place];
+    if (!pdl) countries.push(place.toLowerCase());
+    else if ('location_metro' in pdl) usMetros.push(pdl.location_metro);
+    else abroad.push({ bool: { filter: [{ terms: { location_locality: pdl.location_locality } }, { term: { location_country: pdl.location_country } }] } });
+  }
+  return anyOf([
+    ...(usMetros.length ? [{ terms: { location_metro: unique(usMetros) } }] : []),
+    ...abroad,
+    ...(countries.length ? [{ terms: { location_country: unique(countries) } }] : []),
+  ]);
+}
+
+/**
+ * A live search pass's query: every criterion PDL can filter or rank on, so PDL's relevance order
+ * puts the people our scoring will rank highest on the first pages (a pass reads pages in order
+ * until its read budget or target).
+ *
+ * Filters (no score) are what a person cannot lack and still be wanted, as before: the place
+ * (the metro or a further location; a pass searches where the search is) and each must-have skill
+ * (scoring caps anyone missing one at 40, below the default threshold of 70); people at an excluded
+ * company score 0, so they are left out too. Everything else only ranks (`should`, with boosts):
+ * a PDL profile often lacks a level, role, industry or inferred years, and a filter on one would
+ * drop a good person for a missing optional field where a should clause only moves them down. At
+ * least one of the family, title, skill and industry clauses (what the search looks for) must
+ * match, so the pages never fill with people who merely live in the place; seniority and years
+ * rank among those.
+ *
+ * Seniority is PDL's `job_title_levels` (pdlLevelsFor: lead counts as senior); `mid` has no PDL
+ * level, so it ranks by mid's typical years instead. Titles match PDL's analysed `job_title.text`
+ * (`job_title` itself is an exact keyword), whole (phrase) above some of their words.
+ */
+export function personCriteriaQuery(c: ResolvedCriteria): Record<string, unknown> {
+  const mustHave = c.must_have_skills ?? [];
+  const filter = [placeClause(c), ...mustHave.map((s) => ({ term: { skills: s.toLowerCase() } }))].filter((x): x is Clause => x !== null);
+
+  const what: Clause[] = [];
+  const roles = c.family ? PDL_FAMILY_ROLES[c.family] : undefined;
+  if (roles) {
+    what.push({ terms: { job_title_sub_role: roles.job_title_sub_role, boost: BOOST.subRole } });
+    what.push({ terms: { job_title_role: roles.job_title_role, boost: BOOST.role } });
+  }
+  const titles = c.titles ?? [];
+  for (const title of titles) what.push({ match_phrase: { 'job_title.text': { query: title, boost: BOOST.title } } });
+  if (titles.length) what.push({ match: { 'job_title.text': { query: titles.join(' '), boost: BOOST.titleWords } } });
+  // Every result has the must-haves: only the other skills tell people apart.
+  const skills = (c.skills ?? []).filter((s) => !mustHave.includes(s));
+  const perSkill = Math.round((BOOST.skills / skills.length) * 100) / 100;
+  for (const s of skills) what.push({ term: { skills: { value: s.toLowerCase(), boost: perSkill } } });
+  const industries = unique((c.industries ?? []).flatMap((i) => PDL_INDUSTRIES[i] ?? []));
+  if (industries.length) {
+    what.push({ terms: { job_company_industry: industries, boost: BOOST.currentIndustry } });
+    what.push({ terms: { industry: industries, boost: BOOST.industry } });
+  }
+
+  const rank: Clause[] = [];
+  const seniority = c.seniority ?? [];
+  const levels = unique(seniority.flatMap(pdlLevelsFor));
+  if (levels.length) rank.push({ terms: { job_title_levels: levels, boost: BOOST.seniority } });
+  if (seniority.includes('mid')) {
+    const [gte, lte] = SENIORITY_YEARS.mid;
+    rank.push({ range: { inferred_years_experience: { gte, lte, boost: BOOST.seniority } } });
+  }
+  const years = c.years_experience;
+  if (years) {
+    rank.push({
+      range: {
+        inferred_years_experience: {
+          ...(years.min !== undefined ? { gte: years.min } : {}),
+          ...(years.max !== undefined ? { lte: years.max } : {}),
+          boost: BOOST.years,
+        },
+      },
+    });
+  }
+
+  const bool: Clause = {};
+  if (filter.length) bool.filter = filter;
+  if (what.length) bool.must = [{ bool: { should: what, minimum_should_match: 1 } }];
+  if (rank.length) bool.should = rank;
+  if (c.exclude_companies?.length) bool.must_not = [{ terms: { job_company_name: unique(c.exclude_companies.map((x) => x.toLowerCase())) } }];
+  return { bool };
 }
 
 export function companySearchQuery(q: CompanyQuery): Record<string, unknown> {
@@ -219,10 +322,11 @@ export interface VendorSettings {
 }
 
 /**
- * The People Data Labs adapter: person and company search (POST, Elasticsearch query body) and
- * enrichment (GET by `pdl_id`). Enrichment runs under the shared concurrency limit.
+ * The People Data Labs adapter: person and company search (POST, Elasticsearch query body: the
+ * data endpoint's free text, or a live pass's criteria) and enrichment (GET by `pdl_id`).
+ * Enrichment runs under the shared concurrency limit.
  */
-export function peopleDataLabsProvider(s: VendorSettings): ProfileDataProvider {
+export function peopleDataLabsProvider(s: VendorSettings): LiveProfileDataProvider {
   const headers = { 'X-Api-Key': s.apiKey };
   const call = <S extends z.ZodType>(method: 'GET' | 'POST', path: string, schema: S, body?: unknown, notFoundIsNull = false) =>
     callVendor({ provider: 'peopledatalabs', method, url: `${s.baseUrl}${path}`, headers, body, schema, timeoutMs: s.timeoutMs, notFoundIsNull });
@@ -234,6 +338,10 @@ export function peopleDataLabsProvider(s: VendorSettings): ProfileDataProvider {
     source: 'peopledatalabs',
     async searchPeople(q) {
       const answer = await search('/v5/person/search', pdlPerson, personSearchQuery(q), q.limit, q.offset);
+      return { results: answer.data.map(personSummary), total: answer.total };
+    },
+    async searchPeopleByCriteria(q) {
+      const answer = await search('/v5/person/search', pdlPerson, personCriteriaQuery(q.criteria), q.limit, q.offset);
       return { results: answer.data.map(personSummary), total: answer.total };
     },
     async enrichPerson(profileId) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { launchBody, launchedSearch, search } from '../searches/searches.schemas';
+import { CRITERIA_OR_JD_TEXT, launchBody, launchedSearch, search } from '../searches/searches.schemas';
 
 /**
  * POST /api/scans: the key API's launch body (`launchBody`: criteria or jd_text, validated and
@@ -7,7 +7,7 @@ import { launchBody, launchedSearch, search } from '../searches/searches.schemas
  */
 export const createScanBody = launchBody
   .safeExtend({ project_id: z.string().describe('The project to search in') })
-  .meta({ id: 'CreateScan', description: 'project_id with criteria or jd_text' });
+  .meta({ id: 'CreateScan', description: 'project_id with criteria or jd_text, not both', oneOf: CRITERIA_OR_JD_TEXT });
 export type CreateScanBody = z.output<typeof createScanBody>;
 
 // ---- responses ----

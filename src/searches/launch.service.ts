@@ -76,13 +76,19 @@ function resolveCriteria(body: LaunchBody): { criteria: ResolvedCriteria; jdText
   const extraction = extractCriteria(body.jd_text ?? '');
   const parsed = parseCriteria(extraction.criteria);
   if (!parsed.ok) {
+    // The reader proposes only reference values, so this is a brief with no role, title, skill or
+    // industry in it: nothing to search on. Say what was read, so the caller can add the role.
+    const read = Object.keys(extraction.criteria);
     throw new AppError(
       'invalid_criteria',
       400,
-      'The job description did not yield usable criteria: ' + parsed.problems.map((p) => `${p.field}: ${p.message}`).join('; '),
+      `The job description names no role, title, skill or industry the reader knows${read.length ? ` (it read only: ${read.join(', ')})` : ''}; ` +
+        'name the role (e.g. "senior backend engineer") or send criteria: ' +
+        parsed.problems.map((p) => `${p.field}: ${p.message}`).join('; '),
       {
         problems: parsed.problems,
         extracted: extraction.criteria,
+        confidence: extraction.confidence,
       },
     );
   }

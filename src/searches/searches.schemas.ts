@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { criteriaSchema, SEARCH_MODES } from '../domain/criteria';
+import { trimmedAtLeast } from '../domain/text';
+import { criteriaFieldsSchema, criteriaSchema, SEARCH_MODES } from '../domain/criteria';
 import { DEFAULT_WEIGHTS } from '../domain/scoring';
 
 /** Request and response schemas of the searches, people, records and scoring routes. */
@@ -18,10 +19,20 @@ export const launchHeaders = z.object({
 });
 
 /** criteria (validated and resolved) or a job description of 40+ characters, not both. */
+/** The launch body's rule (its superRefine below) as the OpenAPI documents state it: criteria (an object) or jd_text, not both. */
+export const CRITERIA_OR_JD_TEXT = [
+  { required: ['criteria'], properties: { criteria: { not: { type: 'null' } } }, not: { required: ['jd_text'] } },
+  { required: ['jd_text'], properties: { criteria: { type: 'null' } } },
+];
+
 export const launchBody = z
   .strictObject({
     criteria: criteriaSchema.nullish().describe('Search criteria; see GET /reference/criteria'),
-    jd_text: z.string().optional().describe(`A job description (${JD_MIN_LENGTH}+ characters) to extract criteria from`),
+    jd_text: z
+      .string()
+      .optional()
+      .describe(`A job description (${JD_MIN_LENGTH}+ characters once trimmed) to extract criteria from`)
+      .meta({ pattern: trimmedAtLeast(JD_MIN_LENGTH).source }),
   })
   .superRefine((b, ctx) => {
     const hasCriteria = b.criteria !== undefined && b.criteria !== null;
@@ -35,7 +46,7 @@ export const launchBody = z
       });
     }
   })
-  .meta({ id: 'LaunchSearch', description: 'criteria or jd_text' });
+  .meta({ id: 'LaunchSearch', description: 'criteria or jd_text, not both', oneOf: CRITERIA_OR_JD_TEXT });
 export type LaunchBody = z.output<typeof launchBody>;
 
 /**
@@ -87,7 +98,11 @@ export const peopleQuery = z.object({
 
 const nullableChange = <T extends z.ZodType>(schema: T) => schema.nullish();
 /** Fields that decide who is found: accepted only unchanged (else needs_new_search). */
-const fixedField = z.unknown().describe('Must equal the current value; changing it needs a new search (needs_new_search)');
+const fixedField = z
+  .unknown()
+  .describe('Accepted only equal to the current value, and any change is refused (needs_new_search): leave it out')
+  // The document cannot say "equal to the current value"; it says what a client should do.
+  .meta({ not: {} });
 
 export const WEIGHT_KEYS = Object.keys(DEFAULT_WEIGHTS) as (keyof typeof DEFAULT_WEIGHTS)[];
 
@@ -95,11 +110,12 @@ export const scoringChangeBody = z
   .strictObject({
     criteria: z
       .strictObject({
-        skills: nullableChange(z.array(z.string())),
-        must_have_skills: nullableChange(z.array(z.string())),
-        years_experience: nullableChange(z.strictObject({ min: z.number().optional(), max: z.number().optional() })),
-        industries: nullableChange(z.array(z.string())),
-        shortlist_threshold: nullableChange(z.int().min(0).max(100)),
+        // The launch criteria's own field schemas: what a launch would refuse, a change refuses too.
+        skills: nullableChange(criteriaFieldsSchema.shape.skills),
+        must_have_skills: nullableChange(criteriaFieldsSchema.shape.must_have_skills),
+        years_experience: nullableChange(criteriaFieldsSchema.shape.years_experience),
+        industries: nullableChange(criteriaFieldsSchema.shape.industries),
+        shortlist_threshold: nullableChange(criteriaFieldsSchema.shape.shortlist_threshold),
         titles: fixedField.optional(),
         family: fixedField.optional(),
         metro: fixedField.optional(),
@@ -115,10 +131,16 @@ export const scoringChangeBody = z
         >,
       )
       .describe('Weights 0–100; at least one must stay above 0')
+      .meta({ not: { required: WEIGHT_KEYS, properties: Object.fromEntries(WEIGHT_KEYS.map((k) => [k, { const: 0 }])) } })
       .optional(),
   })
   .refine((b) => b.criteria !== undefined || b.weights !== undefined, { message: 'send criteria, weights or both' })
-  .meta({ id: 'ScoringChange', description: 'A scoring change: criteria and/or weights' });
+  .meta({
+    id: 'ScoringChange',
+    description: 'A scoring change: criteria and/or weights',
+    // The refine above, in an allOf so typed clients keep the object's own type.
+    allOf: [{ anyOf: (['criteria', 'weights'] as const).map((k) => ({ required: [k], properties: { [k]: { not: { type: 'null' } } } })) }],
+  });
 export type ScoringChangeBody = z.output<typeof scoringChangeBody>;
 
 /** Routes that take no body (or `{}`). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NO_NUL } from '../domain/text';
 
 export const MAX_IDS_PER_ADD = 200;
 
@@ -14,7 +15,14 @@ export const addMembersBody = z
       .array(z.string())
       .max(MAX_IDS_PER_ADD)
       .nullish()
-      .describe(`1 to ${MAX_IDS_PER_ADD} candidate ids from the people of the project's searches`),
+      .describe(`1 to ${MAX_IDS_PER_ADD} candidate ids from the people of the project's searches`)
+      // Absent, null and [] are refused with candidate_ids_required (the superRefine below): the document says so.
+      .meta({
+        override: ({ jsonSchema }) => {
+          delete jsonSchema.anyOf;
+          Object.assign(jsonSchema, { type: 'array', items: { type: 'string', pattern: NO_NUL.source }, minItems: 1, maxItems: MAX_IDS_PER_ADD });
+        },
+      }),
   })
   .superRefine((b, ctx) => {
     if (!b.candidate_ids?.length)
@@ -26,7 +34,7 @@ export const addMembersBody = z
       });
   })
   .transform((b) => ({ candidate_ids: [...new Set(b.candidate_ids ?? [])] }))
-  .meta({ id: 'AddShortlistMembers', description: 'Candidates to add' });
+  .meta({ id: 'AddShortlistMembers', description: 'Candidates to add', required: ['candidate_ids'] });
 
 export const shortlistMember = z
   .strictObject({

@@ -1,11 +1,22 @@
 import { z } from 'zod';
 import { ROLES } from '../db/membership.repository';
+import { whenMissing } from '../domain/errors';
+import { NOT_BLANK } from '../domain/text';
 
 /** Request and response schemas of sign-in, sign-out and /api/me. */
 
 export const signInBody = z.strictObject({
-  email: z.string({ error: 'email is required' }).trim().min(3).max(320).describe("The user's email"),
-  password: z.string({ error: 'password is required' }).min(1).max(1024).describe("The user's password"),
+  // Compared trimmed and in lower case (normalizeEmail); an address that is no user's is a 401.
+  email: z
+    .string({ error: whenMissing('email is required') })
+    .max(320, 'email is too long: at most 320 characters')
+    .regex(NOT_BLANK, 'email must not be empty')
+    .describe("The user's email"),
+  password: z
+    .string({ error: whenMissing('password is required') })
+    .min(1, 'password must not be empty')
+    .max(1024, 'password is too long: at most 1,024 characters')
+    .describe("The user's password"),
 });
 
 export const switchWorkspaceBody = z.strictObject({ workspace_id: z.string().describe('A workspace the user is a member of') });

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { Db } from '../db/knex';
 import { membershipRepository, type Role } from '../db/membership.repository';
-import { sessionRepository, type SessionWithContext } from '../db/session.repository';
+import { sessionRepository, type SessionWithContext, type SignInScope } from '../db/session.repository';
 import { normalizeEmail, userRepository, type UserRow } from '../db/user.repository';
 import { workspaceRepository } from '../db/workspace.repository';
 import { AppError } from '../domain/errors';
@@ -59,31 +59,53 @@ export interface SignedIn {
   expiresAt: Date;
 }
 
+/** Failed sign-ins allowed within SIGN_IN_WINDOW_MS per client address and across all accounts (config). */
+export interface SignInLimits {
+  ipMaxFailures: number;
+  globalMaxFailures: number;
+}
+
+const REFUSALS: Record<SignInScope, string> = {
+  email: 'Too many failed sign-ins for this email; try again later',
+  ip: 'Too many failed sign-ins from this address; try again later',
+  global: 'Too many failed sign-ins on this service; sign-in is paused, try again later',
+};
+
 /**
- * Checks the password (argon2id) under the per-email throttle: 10 failures in 15 minutes → 429
- * until the oldest failure leaves the window. Unknown email and wrong password answer the same.
+ * Counts the attempt as a failure unless a ceiling is reached: 10 failures per email, the
+ * configured ones per client address and across all accounts, within 15 minutes. Refused: 429
+ * until enough failures leave the window. Counted before the password is checked, so parallel
+ * attempts cannot slip past a ceiling; returns the failure's id, to be removed if it succeeds.
  */
-export async function signIn(db: Db, email: string, password: string): Promise<SignedIn> {
+async function claimSignInAttempt(db: Db, attempt: { email: string; ip: string }, limits: SignInLimits): Promise<string> {
+  const ceilings: Record<SignInScope, number> = { email: SIGN_IN_MAX_FAILURES, ip: limits.ipMaxFailures, global: limits.globalMaxFailures };
+  return db.transaction(async (trx: Db) => {
+    const sessions = sessionRepository(trx);
+    await sessions.lockSignInAttempts();
+    await sessions.pruneFailures(SIGN_IN_WINDOW_MS);
+    const counts = await sessions.recentFailures(attempt, SIGN_IN_WINDOW_MS);
+    for (const scope of ['email', 'ip', 'global'] as const) {
+      if (counts[scope] < ceilings[scope]) continue;
+      const retryAfter = await sessions.secondsUntilBelow(scope, attempt, SIGN_IN_WINDOW_MS, counts[scope], ceilings[scope]);
+      throw new AppError('too_many_attempts', 429, REFUSALS[scope], { retry_after_seconds: retryAfter }, { 'Retry-After': String(retryAfter) });
+    }
+    return sessions.recordFailure(attempt);
+  });
+}
+
+/**
+ * Checks the password (argon2id) under the sign-in ceilings (claimSignInAttempt). Unknown email
+ * and wrong password answer the same; a success clears the email's failures.
+ */
+export async function signIn(db: Db, email: string, password: string, from: { ip: string; limits: SignInLimits }): Promise<SignedIn> {
   const sessions = sessionRepository(db);
   const key = normalizeEmail(email);
-  const recent = await sessions.recentFailures(key, SIGN_IN_WINDOW_MS);
-  if (recent.count >= SIGN_IN_MAX_FAILURES) {
-    const retryAfter = Math.max(1, Math.ceil(((recent.oldest?.getTime() ?? Date.now()) + SIGN_IN_WINDOW_MS - Date.now()) / 1000));
-    throw new AppError(
-      'too_many_attempts',
-      429,
-      'Too many failed sign-ins for this email; try again later',
-      { retry_after_seconds: retryAfter },
-      { 'Retry-After': String(retryAfter) },
-    );
-  }
+  const failureId = await claimSignInAttempt(db, { email: key, ip: from.ip }, from.limits);
   const user = await userRepository(db).findByEmail(key);
   dummyHash ??= hashPassword(randomBytes(16).toString('hex'));
   const ok = await verify(user?.password_hash ?? (await dummyHash), password).catch(() => false);
-  if (!user || !ok) {
-    await sessions.recordFailure(key);
-    throw new AppError(null, 401, 'Invalid email or password');
-  }
+  if (!user || !ok) throw new AppError(null, 401, 'Invalid email or password');
+  await sessions.deleteFailure(failureId);
   const [first] = await membershipRepository(db).workspacesOf(user.id);
   if (!first) throw new AppError('no_workspace', 403, 'This account is not a member of any workspace');
   await sessions.clearFailures(key);

@@ -62,11 +62,14 @@ export async function createEndpoint(db: Db, config: Config, workspaceId: string
 }
 
 export async function updateEndpoint(db: Db, config: Config, endpoint: WebhookEndpointRow, input: { url?: string; events?: string[]; enabled?: boolean }) {
-  return webhookRepository(db).update(endpoint.id, {
+  const updated = await webhookRepository(db).update(endpoint.id, {
     ...(input.url !== undefined ? { url: await checkedUrl(input.url, config) } : {}),
     ...(input.events !== undefined ? { events: normaliseEvents(input.events) } : {}),
     ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
   });
+  // Deleted since it was looked up (a DELETE at the same time): gone, not a 500.
+  if (!updated) throw notFound('webhook_not_found', 'Webhook endpoint');
+  return updated;
 }
 
 /** The endpoint of the caller's workspace, or 404 webhook_not_found (also for malformed ids). */

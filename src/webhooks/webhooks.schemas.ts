@@ -8,7 +8,11 @@ import { DELIVERY_STATUSES } from './contract';
 export const webhookParams = z.object({ webhookId: z.uuid().describe('Webhook endpoint id') });
 export const deliveryParams = webhookParams.extend({ deliveryId: z.uuid().describe('Delivery id') });
 
-const eventsField = z.array(z.string()).describe(`Event types (${EVENT_TYPES.join(', ')}) or ["*"] for every event, including types added later`);
+const eventsField = z
+  .array(z.string().meta({ enum: [...EVENT_TYPES, '*'] }))
+  // An empty list is refused (no events would reach the endpoint): the document says so.
+  .meta({ minItems: 1 })
+  .describe(`Event types (${EVENT_TYPES.join(', ')}) or ["*"] for every event, including types added later`);
 const urlField = z.string().describe('Public https URL; private, loopback, link-local and metadata addresses are refused');
 
 export const createWebhookBody = z
@@ -22,7 +26,7 @@ export const updateWebhookBody = z
     enabled: z.boolean().optional().describe('true turns a disabled endpoint back on and clears its abandon count'),
   })
   .refine((b) => Object.keys(b).length > 0, 'send at least one of url, events, enabled')
-  .meta({ id: 'UpdateWebhook', description: 'Changes to a webhook endpoint' });
+  .meta({ id: 'UpdateWebhook', description: 'Changes to a webhook endpoint: at least one of url, events, enabled', minProperties: 1 });
 
 export const deliveriesQuery = z.object({
   status: z.enum(DELIVERY_STATUSES).optional().describe('only deliveries in this status'),

@@ -2,77 +2,90 @@ import { startVendorServer, tokens, type FakeRequest, type VendorServer } from '
 
 /**
  * A local People Data Labs (v5) on 127.0.0.1: `POST /v5/person/search` and `/v5/company/search`
- * (Elasticsearch query body: bool must/should, match, match_phrase, term; `size`, `from`; 404
- * when nothing matched), `GET /v5/person/enrich` and `/v5/company/enrich` by `pdl_id` (404 when
- * unknown; company records at the top level), `GET /v5/autocomplete`. The key is `X-Api-Key`.
- * Records follow PDL's field names (lower-case values, profile URLs without a scheme).
+ * (Elasticsearch query body: bool must/filter/should/must_not with minimum_should_match, match,
+ * match_phrase, term, terms, range, each with an optional boost; `size`, `from`; hits in order of a
+ * simple relevance, the summed boosts of the scoring clauses matched, ties in record order; 404
+ * when nothing matched; 400 for a clause PDL's subset lacks), `GET /v5/person/enrich` and
+ * `/v5/company/enrich` by `pdl_id` (404 when unknown; company records at the top level),
+ * `GET /v5/autocomplete`. The key is `X-Api-Key`. Records follow PDL's field names and values
+ * (lower case, canonical roles and levels, `location_metro` for US metros only, profile URLs
+ * without a scheme); `job_title` is an exact keyword whose analysed form is `job_title.text`.
  */
 export const PDL_PEOPLE = [
-  person(
-    'pdl-ada-0001',
-    'ada',
-    'quinn',
-    'senior backend engineer',
-    'acme robotics',
-    'computer software',
-    'san francisco, california, united states',
-    'san francisco, california',
-    ['typescript', 'postgresql', 'kubernetes'],
-    9,
-    ['senior'],
-  ),
-  person(
-    'pdl-bo-0002',
-    'bo',
-    'lindqvist',
-    'backend engineer',
-    'northwind data',
-    'information technology and services',
-    'stockholm, stockholm county, sweden',
-    'stockholm',
-    ['go', 'postgresql'],
-    4,
-    [],
-  ),
-  person(
-    'pdl-cy-0003',
-    'cy',
-    'okafor',
-    'engineering manager',
-    'acme robotics',
-    'computer software',
-    'new york, new york, united states',
-    'new york, new york',
-    ['leadership', 'typescript'],
-    12,
-    ['manager'],
-  ),
-  person(
-    'pdl-di-0004',
-    'di',
-    'moreau',
-    'data scientist',
-    'lumen analytics',
-    'information services',
-    'paris, île-de-france, france',
-    'paris',
-    ['python', 'machine learning'],
-    6,
-    ['senior'],
-  ),
-  person(
-    'pdl-ed-0005',
-    'ed',
-    'santos',
-    'frontend engineer',
-    'acme robotics',
-    'computer software',
-    'san francisco, california, united states',
-    'san francisco, california',
-    ['typescript', 'react'],
-    3,
-    ['entry'],
-  ),
+  person({
+    id: 'pdl-ada-0001',
+    name: ['ada', 'quinn'],
+    title: ['senior backend engineer', 'engineering', 'software', ['senior']],
+    company: ['acme robotics', 'computer software'],
+    location: ['san francisco, california, united states', 'san francisco, california'],
+    skills: ['typescript', 'postgresql', 'kubernetes'],
+    years: 9,
+  }),
+  person({
+    id: 'pdl-bo-0002',
+    name: ['bo', 'lindqvist'],
+    title: ['backend engineer', 'engineering', 'software', []],
+    company: ['northwind data', 'information technology and services'],
+    location: ['stockholm, stockholm county, sweden', null],
+    skills: ['go', 'postgresql'],
+    years: 4,
+  }),
+  person({
+    id: 'pdl-cy-0003',
+    name: ['cy', 'okafor'],
+    title: ['engineering manager', 'engineering', 'software', ['manager']],
+    company: ['acme robotics', 'computer software'],
+    location: ['new york, new york, united states', 'new york, new york'],
+    skills: ['leadership', 'typescript'],
+    years: 12,
+  }),
+  person({
+    id: 'pdl-di-0004',
+    name: ['di', 'moreau'],
+    title: ['data scientist', 'research', 'data_science', ['senior']],
+    company: ['lumen analytics', 'information services'],
+    location: ['paris, île-de-france, france', null],
+    skills: ['python', 'machine learning'],
+    years: 6,
+  }),
+  person({
+    id: 'pdl-ed-0005',
+    name: ['ed', 'santos'],
+    title: ['frontend engineer', 'engineering', 'web', ['entry']],
+    company: ['acme robotics', 'computer software'],
+    location: ['san francisco, california, united states', 'san francisco, california'],
+    skills: ['typescript', 'react'],
+    years: 3,
+  }),
+  // Web developers around Seattle, for the relevance order: a junior one first in storage order,
+  // a senior one outside the metro, the best match (senior, in Seattle, the skills) last.
+  person({
+    id: 'pdl-fay-0006',
+    name: ['fay', 'ito'],
+    title: ['web developer', 'engineering', 'web', ['entry']],
+    company: ['cascade apps', 'internet'],
+    location: ['seattle, washington, united states', 'seattle, washington'],
+    skills: ['javascript', 'vue.js'],
+    years: 1,
+  }),
+  person({
+    id: 'pdl-gil-0007',
+    name: ['gil', 'novak'],
+    title: ['senior web developer', 'engineering', 'web', ['senior']],
+    company: ['rainier labs', 'computer software'],
+    location: ['portland, oregon, united states', 'portland, oregon'],
+    skills: ['javascript', 'vue.js', 'graphql'],
+    years: 8,
+  }),
+  person({
+    id: 'pdl-hal-0008',
+    name: ['hal', 'berg'],
+    title: ['senior web developer', 'engineering', 'web', ['senior']],
+    company: ['rainier labs', 'computer software'],
+    location: ['seattle, washington, united states', 'seattle, washington'],
+    skills: ['javascript', 'vue.js', 'graphql'],
+    years: 8,
+  }),
 ];
 
 export const PDL_COMPANIES = [
@@ -108,38 +121,47 @@ export const PDL_COMPANIES = [
 
 export const PDL_GOOD_KEY = 'pdl-fake-good-key-0001';
 
-function person(
-  id: string,
-  first: string,
-  last: string,
-  title: string,
-  companyName: string,
-  industry: string,
-  location: string,
-  metro: string,
-  skills: string[],
-  years: number,
-  levels: string[],
-) {
+/** A person record in PDL's shape (tests build their own with it). */
+export function person(p: {
+  id: string;
+  name: [string, string];
+  /** Title, PDL role, sub role and levels. */
+  title: [string, string, string, string[]];
+  /** Current company and its industry. */
+  company: [string, string];
+  /** `location_name` ("locality, region, country") and PDL's metro (US only, else null). */
+  location: [string, string | null];
+  skills: string[];
+  years: number;
+}) {
+  const [first, last] = p.name;
+  const [title, role, subRole, levels] = p.title;
+  const [companyName, industry] = p.company;
+  const [location, metro] = p.location;
+  const [locality, region, country] = location.split(', ');
   return {
-    id,
+    id: p.id,
     full_name: `${first} ${last}`,
     first_name: first,
     last_name: last,
     job_title: title,
-    job_title_role: 'engineering',
+    job_title_role: role,
+    job_title_sub_role: subRole,
     job_title_levels: levels,
     job_company_name: companyName,
     job_company_industry: industry,
+    industry,
     location_name: location,
+    location_locality: locality,
     location_metro: metro,
-    location_country: location.split(', ').at(-1),
+    location_region: region,
+    location_country: country,
     linkedin_url: `linkedin.com/in/${first}-${last}`,
     linkedin_connections: 500,
-    headline: null,
+    headline: null as string | null,
     summary: `${title} at ${companyName}.`,
-    skills,
-    inferred_years_experience: years,
+    skills: p.skills,
+    inferred_years_experience: p.years,
     job_last_updated: '2026-10-01',
     experience: [
       { company: { name: companyName, industry }, title: { name: title }, start_date: '2022-03', end_date: null, summary: 'Builds things.', is_primary: true },
@@ -179,40 +201,97 @@ function company(
   };
 }
 
-/** Field value by dotted path (`location.name`). */
-const field = (record: any, path: string): unknown => path.split('.').reduce((v, k) => (v == null ? v : v[k]), record);
+/** Field value by dotted path (`location.name`); `<field>.text` is the analysed form of a keyword field. */
+const field = (record: any, path: string): unknown =>
+  (path.endsWith('.text') ? path.slice(0, -'.text'.length) : path).split('.').reduce((v, k) => (v == null ? v : v[k]), record);
 
-/** PDL's Elasticsearch subset, evaluated over one record. */
-function matches(record: unknown, clause: any): boolean {
-  if (!clause || typeof clause !== 'object') return true;
-  if (clause.bool) {
-    const must: any[] = clause.bool.must ?? [];
-    const should: any[] = clause.bool.should ?? [];
-    return must.every((c) => matches(record, c)) && (should.length === 0 || should.some((c) => matches(record, c)));
+class UnsupportedQuery extends Error {}
+
+/** A leaf clause's field and options: `{field: value}` or `{field: {query | value, boost}}`. */
+function leafSpec(spec: Record<string, unknown>): { path: string; opts: Record<string, any> } {
+  const [[path, raw]] = Object.entries(spec);
+  const opts = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, any>) : { query: raw, value: raw };
+  return { path, opts };
+}
+
+const BOOL_KEYS = new Set(['must', 'filter', 'should', 'must_not', 'minimum_should_match', 'boost']);
+
+/**
+ * PDL's Elasticsearch subset over one record: null when the record does not match, else its
+ * relevance, the boosts (default 1) of the scoring clauses it matched (`filter` and `must_not`
+ * only select). As in Elasticsearch, a bool's should clauses are optional beside must or filter
+ * clauses and at least one must match otherwise, unless `minimum_should_match` says.
+ */
+function relevance(record: unknown, clause: any): number | null {
+  if (clause?.bool) {
+    const unknown = Object.keys(clause.bool).filter((k) => !BOOL_KEYS.has(k));
+    if (unknown.length) throw new UnsupportedQuery(`unsupported bool key ${unknown[0]}`);
+    const { must = [], filter = [], should = [], must_not: mustNot = [], minimum_should_match: minimum } = clause.bool;
+    let score = 0;
+    for (const c of must) {
+      const s = relevance(record, c);
+      if (s === null) return null;
+      score += s;
+    }
+    if (filter.some((c: unknown) => relevance(record, c) === null)) return null;
+    if (mustNot.some((c: unknown) => relevance(record, c) !== null)) return null;
+    let matched = 0;
+    for (const c of should) {
+      const s = relevance(record, c);
+      if (s !== null) [matched, score] = [matched + 1, score + s];
+    }
+    const needed = minimum ?? (must.length || filter.length || !should.length ? 0 : 1);
+    return matched >= needed ? score : null;
   }
   const [[kind, spec]] = Object.entries<Record<string, unknown>>(clause);
-  const [[path, wanted]] = Object.entries(spec);
+  if (kind === 'terms') {
+    const { boost = 1, ...fields } = spec;
+    const [[path, wanted]] = Object.entries(fields);
+    const value = field(record, path);
+    const have = Array.isArray(value) ? value : [value];
+    return (wanted as unknown[]).some((w) => have.includes(w)) ? Number(boost) : null;
+  }
+  const { path, opts } = leafSpec(spec);
+  const boost = Number(opts.boost ?? 1);
   const value = field(record, path);
-  const haystack = Array.isArray(value) ? value.join(' ') : value;
-  if (kind === 'match') return tokens(wanted).some((t) => tokens(haystack).includes(t));
-  if (kind === 'match_phrase') return typeof haystack === 'string' && haystack.toLowerCase().includes(String(wanted).toLowerCase());
-  if (kind === 'term') return Array.isArray(value) ? value.includes(wanted) : value === wanted;
-  throw new Error(`unsupported query clause ${kind}`);
+  const text = Array.isArray(value) ? value.join(' ') : value;
+  if (kind === 'match') return tokens(opts.query).some((t) => tokens(text).includes(t)) ? boost : null;
+  if (kind === 'match_phrase') {
+    const phrase = tokens(opts.query).join(' ');
+    return ` ${tokens(text).join(' ')} `.includes(` ${phrase} `) ? boost : null;
+  }
+  if (kind === 'term') return (Array.isArray(value) ? value.includes(opts.value) : value === opts.value) ? boost : null;
+  if (kind === 'range') {
+    if (typeof value !== 'number') return null;
+    const { gte = -Infinity, lte = Infinity, gt = -Infinity, lt = Infinity } = opts;
+    return value >= gte && value <= lte && value > gt && value < lt ? boost : null;
+  }
+  throw new UnsupportedQuery(`unsupported query clause ${kind}`);
 }
 
 const notFound = (message: string) => ({ status: 404, body: { status: 404, error: { type: 'not_found', message } } });
+const invalid = (message: string) => ({ status: 400, body: { status: 400, error: { type: 'invalid_request_error', message } } });
 
 function search(records: unknown[], req: FakeRequest) {
   const { query, size = 10, from = 0 } = req.body ?? {};
-  if (!query) return { status: 400, body: { status: 400, error: { type: 'invalid_request_error', message: 'query or sql is required' } } };
-  const hits = records.filter((r) => matches(r, query));
-  if (hits.length === 0) return notFound('No records were found matching your search');
+  if (!query) return invalid('query or sql is required');
+  let scored: { record: unknown; score: number }[];
+  try {
+    scored = records.map((record) => ({ record, score: relevance(record, query) })).filter((h): h is { record: unknown; score: number } => h.score !== null);
+  } catch (err) {
+    if (err instanceof UnsupportedQuery) return invalid(err.message);
+    throw err;
+  }
+  if (scored.length === 0) return notFound('No records were found matching your search');
+  // Best first; Array.prototype.sort is stable, so ties keep the records' order.
+  const hits = scored.sort((a, b) => b.score - a.score).map((h) => h.record);
   return { status: 200, body: { status: 200, data: hits.slice(from, from + size), scroll_token: `scroll-${from + size}`, total: hits.length } };
 }
 
 export type PdlFake = VendorServer;
 
-export function startPdlFake(acceptedKey = PDL_GOOD_KEY): Promise<PdlFake> {
+export function startPdlFake(opts: { acceptedKey?: string; people?: ReturnType<typeof person>[] } = {}): Promise<PdlFake> {
+  const { acceptedKey = PDL_GOOD_KEY, people = PDL_PEOPLE } = opts;
   return startVendorServer({
     errorBody: (status, message) => ({ status, error: { type: status === 429 ? 'rate_limit_error' : 'server_error', message } }),
     rejects: (req) =>
@@ -221,10 +300,10 @@ export function startPdlFake(acceptedKey = PDL_GOOD_KEY): Promise<PdlFake> {
         : { status: 401, body: { status: 401, error: { type: 'authentication_error', message: 'Invalid API key' } } },
     route(req) {
       const id = req.query.get('pdl_id');
-      if (req.method === 'POST' && req.path === '/v5/person/search') return search(PDL_PEOPLE, req);
+      if (req.method === 'POST' && req.path === '/v5/person/search') return search(people, req);
       if (req.method === 'POST' && req.path === '/v5/company/search') return search(PDL_COMPANIES, req);
       if (req.method === 'GET' && req.path === '/v5/person/enrich') {
-        const found = PDL_PEOPLE.find((p) => p.id === id);
+        const found = people.find((p) => p.id === id);
         return found ? { status: 200, body: { status: 200, likelihood: 10, data: found } } : notFound('No records were found matching your request');
       }
       if (req.method === 'GET' && req.path === '/v5/company/enrich') {

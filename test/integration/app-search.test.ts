@@ -49,6 +49,7 @@ it('sign in → project → intake → launch → live progress → a person →
   const titleChip = page.locator('[data-chip="job_title"]');
   await titleChip.waitFor();
   expect(await titleChip.textContent()).toBe('Job title: 95% confident');
+  expect(await page.getByTestId('reader').textContent()).toMatch(/^Read by the language model/);
   expect(await page.locator('[data-chip="location"]').textContent()).toBe('Location: missing (required)');
   expect(await page.getByLabel('Job titles (comma-separated)').inputValue()).toBe('Backend Engineer');
   await page.getByLabel('People to shortlist (target)').fill('5');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { personRow } from '../../src/corpus/loader';
 import { createCredential } from '../../src/credentials/credentials.service';
+import { PEOPLE_TOTAL_CAP, peopleDataRepository, peopleFilterKey } from '../../src/db/people-data.repository';
 import { peopleRepository } from '../../src/db/people.repository';
 import { startBraveFake, BRAVE_GOOD_KEY, type BraveFake } from '../fakes/brave-fake';
 import { startPdlFake, PDL_GOOD_KEY, type PdlFake } from '../fakes/pdl-fake';
@@ -204,6 +205,95 @@ describe('people search totals, kept per people revision', () => {
       await trx('people').where({ id: copy.id }).delete();
     });
     expect((await call(fx, 'POST', '/data/people/search', body)).body.data.total).toBe(total);
+  });
+});
+
+describe('search totals whatever the offset', () => {
+  /** The true count, read page by page until a short page (independent of how `total` is worked out). */
+  async function countByPaging(fx: KeyFixture, path: string, body: object): Promise<number> {
+    let count = 0;
+    for (let offset = 0; ; offset += 100) {
+      const page = await call(fx, 'POST', path, { ...body, limit: 100, offset });
+      expect(page.status).toBe(200);
+      count += page.body.data.results.length;
+      if (page.body.data.results.length < 100) return count;
+    }
+  }
+
+  it('people: the exact count before, at and past the end, counted afresh or kept; a search matching nobody is 0 at any offset', async () => {
+    const fx = await workspaceWithKey(stack.db);
+    // A filter no other test asks for, so its kept total is this test's own.
+    const body = { search: 'engineer', location: 'United States' };
+    const count = await countByPaging(fx, '/data/people/search', body);
+    expect(count).toBeGreaterThan(2);
+    expect(count).toBeLessThan(9_000);
+    // Bumps the people revision: the first call below counts afresh, the rest read the kept total.
+    await stack.db.raw('update people_revision set revision = revision + 1');
+    for (const offset of [count + 500, count + 1, count, count - 1, 1, 0]) {
+      const res = await call(fx, 'POST', '/data/people/search', { ...body, limit: 1, offset });
+      expect({
+        offset,
+        status: res.status,
+        total: res.body.data.total,
+        exact: res.body.data.total_exact,
+        meta: res.body.meta.total,
+        n: res.body.data.results.length,
+      }).toEqual({
+        offset,
+        status: 200,
+        total: count,
+        exact: true,
+        meta: count,
+        n: offset < count ? 1 : 0,
+      });
+    }
+    // The probe's cases: a search that matches nobody, past its (empty) end.
+    for (const offset of [0, 500, 9_999]) {
+      const none = await call(fx, 'POST', '/data/people/search', { search: 'x', offset });
+      expect({ offset, total: none.body.data.total, meta: none.body.meta.total, results: none.body.data.results }).toEqual({
+        offset,
+        total: 0,
+        meta: 0,
+        results: [],
+      });
+    }
+  });
+
+  it('people: a count that reached the cap is a lower bound, said by total_exact: false', async () => {
+    const filter = { text: 'engineer', titlePhrase: null, skills: [], metros: [], countries: [], locationLike: null, company: null };
+    const people = peopleDataRepository(stack.db);
+    const exact = await people.search(filter, 1, 0);
+    expect(exact.totalExact).toBe(true);
+    expect(exact.total).toBeLessThan(PEOPLE_TOTAL_CAP);
+    // As if the count had stopped at the cap (the test corpus is smaller than it).
+    const { revision } = await stack.db('people_revision').first('revision');
+    await stack
+      .db('people_search_totals')
+      .insert({ filter_key: peopleFilterKey(filter), revision, total: PEOPLE_TOTAL_CAP })
+      .onConflict('filter_key')
+      .merge();
+    const capped = await people.search(filter, 1, 0);
+    expect({ total: capped.total, totalExact: capped.totalExact }).toEqual({ total: PEOPLE_TOTAL_CAP, totalExact: false });
+    await stack
+      .db('people_search_totals')
+      .where({ filter_key: peopleFilterKey(filter) })
+      .delete();
+  });
+
+  it('companies: the exact count before, at and past the end', async () => {
+    const fx = await workspaceWithKey(stack.db);
+    const body = { search: 'software' };
+    const count = await countByPaging(fx, '/data/companies/search', body);
+    expect(count).toBeGreaterThan(2);
+    for (const offset of [count + 500, count, count - 1, 0]) {
+      const res = await call(fx, 'POST', '/data/companies/search', { ...body, limit: 1, offset });
+      expect({ offset, total: res.body.data.total, meta: res.body.meta.total, n: res.body.data.results.length }).toEqual({
+        offset,
+        total: count,
+        meta: count,
+        n: offset < count ? 1 : 0,
+      });
+    }
   });
 });
 

@@ -1,5 +1,7 @@
 import { MAX_JSON_DEPTH } from '../../api/middleware/json-body';
+import { gzipSync } from 'node:zlib';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
+import { workspaceWithMembers } from '../support/session';
 import { createProject, launch, softwareCriteria, waitForSearch } from '../support/searches';
 import { startTestStack, type TestStack } from '../support/stack';
 
@@ -160,5 +162,54 @@ describe('found by the fuzz test on the data endpoints', () => {
   it('a literal path is not taken for a template: OPTIONS /data/people/search allows POST only', async () => {
     const res = await stack.request('OPTIONS', '/v1/data/people/search', { headers: caller.headers });
     expect([res.status, res.headers.get('allow')]).toEqual([405, 'POST']);
+  });
+});
+
+describe('messages and statuses the outside probe found misleading', () => {
+  it('a text over its limit says "too long", not "is required" (intake rawInput, sign-in password and email)', async () => {
+    const ws = await workspaceWithMembers(stack);
+    const intake = await stack.request('POST', '/api/intake', { headers: ws.operator.headers, body: { rawInput: 'x'.repeat(20_001) } });
+    expect([intake.status, intake.body.error]).toEqual([400, 'rawInput: rawInput is too long: at most 20,000 characters']);
+    const password = await stack.request('POST', '/api/auth/sign-in', { body: { email: ws.operator.email, password: 'p'.repeat(1_000_000) } });
+    expect([password.status, password.body.error]).toEqual([400, 'password: password is too long: at most 1,024 characters']);
+    const email = await stack.request('POST', '/api/auth/sign-in', { body: { email: `${'e'.repeat(400)}@example.test`, password: 'whatever1' } });
+    expect([email.status, email.body.error]).toEqual([400, 'email: email is too long: at most 320 characters']);
+    // Missing is still "is required".
+    const missing = await stack.request('POST', '/api/auth/sign-in', { body: { email: ws.operator.email } });
+    expect([missing.status, missing.body.error]).toEqual([400, 'password: password is required']);
+  });
+
+  it('a compressed body (Content-Encoding: gzip) is 415 unsupported_media_type on both APIs, not "not valid UTF-8"', async () => {
+    const send = (path: string, headers: Record<string, string>, json: unknown, encoding = 'gzip') =>
+      fetch(`${stack.url}${path}`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', 'content-encoding': encoding },
+        body: gzipSync(JSON.stringify(json)),
+      }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
+    const keyApi = await send('/v1/projects', caller.headers, { name: 'Compressed' });
+    expect([keyApi.status, keyApi.body.error.code]).toEqual([415, 'unsupported_media_type']);
+    expect(keyApi.body.error.message).toMatch(/must not be compressed \(Content-Encoding: gzip\)/);
+    const sessionApi = await send('/api/auth/sign-in', {}, { email: 'a@example.test', password: 'whatever1' }, 'deflate, gzip');
+    expect([sessionApi.status, sessionApi.body.code]).toEqual([415, 'unsupported_media_type']);
+    // identity is no encoding at all.
+    const plain = await fetch(`${stack.url}/v1/projects`, {
+      method: 'POST',
+      headers: { ...caller.headers, 'content-type': 'application/json', 'content-encoding': 'identity' },
+      body: JSON.stringify({ name: 'Plain' }),
+    });
+    expect(plain.status).toBe(201);
+  });
+
+  it('a query parameter given twice is 400 saying so (not "expected number, received NaN")', async () => {
+    const search = await launch(stack, caller.headers, projectId, { criteria: softwareCriteria });
+    expect(search.status).toBe(201);
+    const res = await stack.request('GET', `/v1/searches/${search.body.data.id}/people?limit=1&limit=2&min_score=x`, { headers: caller.headers });
+    expect([res.status, res.body.error.code]).toEqual([400, 'invalid_request']);
+    expect(res.body.error.details.problems).toEqual([
+      { field: 'limit', message: 'must be given once, not 2 times' },
+      { field: 'min_score', message: expect.any(String) },
+    ]);
+    const usage = await stack.request('GET', '/v1/usage?from=2026-11-01&from=2026-11-02&from=2026-11-03', { headers: caller.headers });
+    expect([usage.status, usage.body.error.details.problems]).toEqual([400, [{ field: 'from', message: 'must be given once, not 3 times' }]]);
   });
 });

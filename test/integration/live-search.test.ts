@@ -37,7 +37,7 @@ beforeEach(async () => {
   await stack.db('provider_circuits').where({ pool: pool() }).delete();
 });
 
-/** Matches all five people of the fake: two titles and a skill as free text, no place. */
+/** Matches five people of the fake (all but its web developers): two titles and a skill, no place. */
 const liveCriteria = { titles: ['Backend Engineer', 'Data Scientist'], skills: ['TypeScript'], shortlist_threshold: 20, target: 25 };
 
 async function liveWorkspace(credits = 5): Promise<KeyFixture> {
@@ -45,6 +45,8 @@ async function liveWorkspace(credits = 5): Promise<KeyFixture> {
   await createCredential(stack.db, stack.config, f.workspace.id, { provider: 'peopledatalabs', apiKey: PDL_GOOD_KEY, label: 'default' });
   return f;
 }
+
+const liveMatches = PDL_PEOPLE.filter((p) => !p.job_title.includes('web developer'));
 
 const costEvents = (searchId: string) =>
   stack.db('cost_events').whereLike('unique_key', `search:${searchId}:%`).orderBy('unique_key').select('action', 'usd', 'provider', 'unique_key');
@@ -64,21 +66,29 @@ describe('a live search', () => {
     expect(sent.headers['x-api-key']).toBe(PDL_GOOD_KEY);
     expect(sent.body).toMatchObject({ size: 25, from: 0 });
     expect(pdl.calls('/v5/person/search')).toBe(1);
-    for (const p of PDL_PEOPLE) expect(enrichCalls(p.id)).toBe(1);
+    for (const p of liveMatches) expect(enrichCalls(p.id)).toBe(1);
 
     // The people endpoint shows the provider's profiles; they are stored in the people database.
     const people = (await stack.request('GET', `/v1/searches/${done.id}/people`, { headers: f.headers })).body.data.people;
     expect(people).toHaveLength(5);
-    expect(people.map((p: any) => p.profile.id).sort()).toEqual(PDL_PEOPLE.map((p) => `pdl:${p.id}`).sort());
+    expect(people.map((p: any) => p.profile.id).sort()).toEqual(liveMatches.map((p) => `pdl:${p.id}`).sort());
     expect(people.find((p: any) => p.profile.id === 'pdl:pdl-ada-0001')).toMatchObject({ name: 'Ada Quinn', profile: { title: 'Senior Backend Engineer' } });
     const stored = await stack
       .db('people')
       .whereIn(
         'id',
-        PDL_PEOPLE.map((p) => `pdl:${p.id}`),
+        liveMatches.map((p) => `pdl:${p.id}`),
       )
-      .select('id', 'company');
+      .select('id', 'company', 'family', 'metro', 'country');
     expect(stored).toHaveLength(5);
+    // Stored in our terms, so database passes score them like everyone else: the family from the
+    // title (or PDL's role), the metro from PDL's metro (US) or city and country.
+    expect(stored.find((p) => p.id === 'pdl:pdl-ada-0001')).toMatchObject({
+      family: 'software_engineering',
+      metro: 'san-francisco-bay-area',
+      country: 'United States',
+    });
+    expect(stored.find((p) => p.id === 'pdl:pdl-bo-0002')).toMatchObject({ family: 'software_engineering', metro: 'stockholm', country: 'Sweden' });
     const records = (await stack.request('GET', `/v1/searches/${done.id}/records`, { headers: f.headers })).body.data;
     expect(JSON.stringify(records)).toContain('Acme Robotics');
 
@@ -193,6 +203,46 @@ describe('a live search', () => {
     expect((await costEvents(done.id)).filter((c) => c.action === 'search_live_read')).toHaveLength(2);
     const recorded = await stack.db('search_people').where({ search_id: done.id }).orderBy('seq').select('status');
     expect(recorded.map((r) => r.status)).toEqual(['scored', 'scored', 'not_read', 'not_read', 'not_read']); // the others are found, not read
+  });
+
+  it('asks PDL by every criterion, so the best match in the metro is read first and the pass stops at the target', async () => {
+    const f = await liveWorkspace();
+    const projectId = await createProject(stack, f.headers);
+    // Three web developers: a junior one in Seattle (first in PDL's storage order), a senior one in
+    // Portland, and the senior one in Seattle with the skills and years, who is the one to read.
+    const criteria = {
+      family: 'software_engineering',
+      titles: ['Web Developer'],
+      metro: 'Seattle',
+      seniority: ['senior'],
+      skills: ['JavaScript', 'Vue.js'],
+      years_experience: { min: 5 },
+      shortlist_threshold: 0,
+      target: 1,
+    };
+    const res = await launch(stack, f.headers, projectId, { criteria });
+    const done = await waitForSearch(stack, f.headers, res.body.data.id);
+    expect(done).toMatchObject({ status: 'complete', stop_reason: 'target_reached', profiles_read: 1, shortlisted: 1, pages_fetched: 1 });
+
+    const sent = pdl.requests.find((r) => r.path === '/v5/person/search')!.body.query.bool;
+    expect(sent.filter).toEqual([{ terms: { location_metro: ['seattle, washington'] } }]);
+    expect(sent.must[0].bool.should).toEqual(
+      expect.arrayContaining([
+        { terms: { job_title_sub_role: ['software', 'web'], boost: 5 } },
+        { match_phrase: { 'job_title.text': { query: 'Web Developer', boost: 10 } } },
+        { term: { skills: { value: 'vue.js', boost: 10 } } },
+      ]),
+    );
+    expect(sent.should).toEqual([{ terms: { job_title_levels: ['senior'], boost: 8 } }, { range: { inferred_years_experience: { gte: 5, boost: 15 } } }]);
+
+    // PDL's page held the Seattle pair best first; only the best was read (and billed).
+    const found = await stack.db('search_people').where({ search_id: done.id }).orderBy('seq').select('person_id', 'status');
+    expect(found.map((p) => [p.person_id, p.status])).toEqual([
+      ['pdl:pdl-hal-0008', 'scored'],
+      ['pdl:pdl-fay-0006', 'not_read'],
+    ]);
+    expect([enrichCalls('pdl-hal-0008'), enrichCalls('pdl-fay-0006'), pdl.calls('/v5/person/enrich')]).toEqual([1, 0, 1]);
+    expect((await costEvents(done.id)).filter((c) => c.action === 'search_live_read')).toHaveLength(1);
   });
 
   it('an expansion of a live search is refused with 424 while it has no source or the circuit is open, before any credit is reserved', async () => {

@@ -2,7 +2,7 @@ import { execFile, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import Stripe from 'stripe';
-import { createClient, SourcingApiError, verifyWebhookSignature } from '../../sdk/src';
+import { createClient, SourcingApiError, verifyWebhookSignature, type LaunchSearchBody } from '../../sdk/src';
 import { creditLedgerRepository } from '../../src/db/credit-ledger.repository';
 import { startChildWorker } from '../support/child-worker';
 import { workspaceWithKey } from '../support/fixtures';
@@ -16,7 +16,14 @@ import { startTestStack, type TestStack } from '../support/stack';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ENV = { WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8' };
-const criteria = { family: 'software_engineering', skills: ['TypeScript', 'PostgreSQL'], read_budget: 40, target: 200, shortlist_threshold: 100 };
+// Typed as the document states it (family and skills are enums there).
+const criteria = {
+  family: 'software_engineering',
+  skills: ['TypeScript', 'PostgreSQL'],
+  read_budget: 40,
+  target: 200,
+  shortlist_threshold: 100,
+} satisfies NonNullable<LaunchSearchBody['criteria']>;
 
 let cert: TestCert;
 let receiver: HttpsReceiver;

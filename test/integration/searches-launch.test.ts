@@ -127,6 +127,25 @@ describe('launch refusals', () => {
     for (const field of ['criteria.family', 'criteria.industries.0', 'criteria.target']) expect(res.body.error.message).toContain(field);
   });
 
+  it('launches every brief that names a role or a skill, with what was read and how surely; only a text with nothing usable is 400', async () => {
+    const briefs = [
+      ['A QA lead for our Warsaw office, Selenium and Cypress', { family: 'qa_testing', metro: 'warsaw', seniority: ['lead'] }],
+      ['We need in-house counsel in Paris for commercial contracts', { family: 'legal', metro: 'paris' }],
+      ['Head of Engineering / VP Eng for a 40-person team in Sydney', { family: 'software_engineering', metro: 'sydney', seniority: ['director', 'vp'] }],
+      ['someone who lays out boards in Altium, schematic capture too, near Munich', { family: 'electrical_engineering', metro: 'munich' }],
+    ] as const;
+    for (const [jd, expected] of briefs) {
+      const res = await post({ jd_text: jd }, { 'Idempotency-Key': `jd-${randomUUID()}` });
+      expect([jd, res.status]).toEqual([jd, 201]);
+      expect(res.body.data.criteria).toMatchObject(expected);
+      for (const field of Object.keys(expected)) expect(res.body.data.jd_confidence[field]).toBeGreaterThan(0);
+    }
+    const placeOnly = await post({ jd_text: 'Looking for great people in Toronto, please apply today!' }, { 'Idempotency-Key': `jd-${randomUUID()}` });
+    expectCode(placeOnly, 400, 'invalid_criteria');
+    expect(placeOnly.body.error.message).toContain('names no role, title, skill or industry');
+    expect(placeOnly.body.error.message).toContain('it read only: metro');
+  });
+
   it('404 project_not_found for an unknown or foreign project', async () => {
     const other = await workspaceWithKey(stack.db);
     const foreign = await createProject(stack, other.headers);

@@ -1,3 +1,4 @@
+import { parseCsvLine } from '../support/csv';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
 import { createProject, launch, waitForSearch } from '../support/searches';
 import { startTestStack, type TestStack } from '../support/stack';
@@ -134,26 +135,3 @@ describe('records JSON and CSV', () => {
     });
   });
 });
-
-/** A small RFC 4180 line parser for the assertions (no embedded newlines in our data rows). */
-function parseCsvLine(line: string): string[] {
-  const out: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      out.push(field);
-      field = '';
-    } else field += c;
-  }
-  out.push(field);
-  return out;
-}

@@ -1,3 +1,5 @@
+import { parseCriteria } from '../../src/domain/criteria';
+import { extractCriteria } from '../../src/domain/jd-extractor';
 import { startOpenAiFake, type OpenAiFake } from '../fakes/openai-fake';
 import { startVendorFake, type VendorFake } from '../fakes/vendor-fake';
 import { workspaceWithMembers } from '../support/session';
@@ -74,6 +76,7 @@ it('extracts confident criteria through one forced tool call whose schema comes 
   expect(res.body.familyUnresolved).toBe(false);
   expect(res.body.familySuggestions).toEqual([]);
   expect(res.body.rawToolInput).toEqual(GOOD);
+  expect(res.body.reader).toBe('llm');
   expect(res.body).not.toHaveProperty('score');
   expect(openai.chatCalls()).toBe(1);
   const call = openai.requests[0];
@@ -165,4 +168,78 @@ it('new workspaces are seeded with the reference role families', async () => {
   const families = await stack.db('role_families').where({ workspace_id: ws.workspace.id });
   expect(families.length).toBeGreaterThan(5);
   expect(families.map((f: { family_id: string }) => f.family_id)).toContain('software_engineering');
+});
+
+describe('the built-in reader (POST /api/intake/builtin), for the app without a language model', () => {
+  const BRIEF = 'Senior backend engineer in Berlin, 5+ years of TypeScript and PostgreSQL';
+  const readBuiltin = async (s: TestStack, rawInput: string) => {
+    const ws = await workspaceWithMembers(s);
+    return { ws, res: await s.request('POST', '/api/intake/builtin', { headers: ws.operator.headers, body: { rawInput } }) };
+  };
+
+  it("answers intake's shape with reader builtin: the jd_text reader's criteria, coverage and raw extraction; no model or provider call", async () => {
+    const { res } = await readBuiltin(noKeyStack, BRIEF);
+    expect(res.status).toBe(200);
+    expect(res.body.reader).toBe('builtin');
+    expect(res.body.criteria).toMatchObject({ family: 'software_engineering', metro: 'berlin' });
+    // The same reader as the key API's jd_text: launching these criteria as they are launches what jd_text would.
+    const extraction = extractCriteria(BRIEF);
+    expect(res.body.rawToolInput).toEqual({ ...extraction.criteria, _meta: { confidence: extraction.confidence } });
+    const { _meta, ...criteria } = res.body.criteria;
+    expect(parseCriteria(criteria)).toEqual(parseCriteria(extraction.criteria));
+    // A confidence for every field found, and only for those.
+    expect(Object.keys(_meta.confidence).sort()).toEqual(Object.keys(criteria).sort());
+    expect(res.body.entityCoverage.location).toEqual({ resolved: true, confidence: _meta.confidence.metro, required: true });
+    expect(res.body.entityCoverage.job_title).toMatchObject({ resolved: true, required: true });
+    expect(res.body.familyUnresolved).toBe(false);
+    expect(res.body.familySuggestions).toEqual([]);
+    expect(openai.chatCalls()).toBe(0);
+  });
+
+  it('a brief with nothing usable still answers: empty criteria and every chip unresolved, for the form to fill in', async () => {
+    const { res } = await readBuiltin(noKeyStack, 'Lorem ipsum dolor sit amet');
+    expect(res.status).toBe(200);
+    expect(res.body.criteria).toEqual({ _meta: { confidence: {} } });
+    expect(Object.values(res.body.entityCoverage).every((c) => !(c as { resolved: boolean }).resolved)).toBe(true);
+    expect(res.body).toMatchObject({ familyUnresolved: false, familySuggestions: [], reader: 'builtin' });
+  });
+
+  it("a family the workspace does not have is left out, with the workspace's three closest families", async () => {
+    const ws = await workspaceWithMembers(noKeyStack);
+    await noKeyStack.db('role_families').where({ workspace_id: ws.workspace.id, family_id: 'software_engineering' }).delete();
+    const res = await noKeyStack.request('POST', '/api/intake/builtin', { headers: ws.operator.headers, body: { rawInput: BRIEF } });
+    expect(res.status).toBe(200);
+    expect(res.body.rawToolInput.family).toBe('software_engineering');
+    expect(res.body.familyUnresolved).toBe(true);
+    expect(res.body.criteria).not.toHaveProperty('family');
+    expect(res.body.criteria._meta.confidence).not.toHaveProperty('family');
+    expect(res.body.criteria.metro).toBe('berlin');
+    const workspaceFamilies = (await noKeyStack.db('role_families').where({ workspace_id: ws.workspace.id })).map((f: { family_id: string }) => f.family_id);
+    expect(res.body.familySuggestions).toHaveLength(3);
+    for (const s of res.body.familySuggestions) expect(workspaceFamilies).toContain(s.id);
+  });
+
+  it('answers where a language model is configured too, without calling it', async () => {
+    const { res } = await readBuiltin(stack, BRIEF);
+    expect(res.status).toBe(200);
+    expect(res.body.reader).toBe('builtin');
+    expect(openai.chatCalls()).toBe(0);
+  });
+
+  it('bad input is 400 with the problem; a viewer is 403; role families that cannot be loaded are 502', async () => {
+    const ws = await workspaceWithMembers(noKeyStack);
+    const read = (headers: Record<string, string>, body: unknown) => noKeyStack.request('POST', '/api/intake/builtin', { headers, body });
+    for (const body of [{ rawInput: '   ' }, {}, { rawInput: 42 }, { rawInput: BRIEF, extra: true }, { rawInput: 'x'.repeat(20_001) }]) {
+      const res = await read(ws.operator.headers, body);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatch(/rawInput|extra/);
+      expect(res.body.problems).toEqual([expect.objectContaining({ field: expect.stringMatching(/rawInput|extra/) })]);
+    }
+    expect((await read(ws.operator.headers, { rawInput: BRIEF })).status).toBe(200);
+    const refused = await read(ws.viewer.headers, { rawInput: BRIEF });
+    expect([refused.status, refused.body.code]).toEqual([403, 'forbidden']);
+    await noKeyStack.db('role_families').where({ workspace_id: ws.workspace.id }).delete();
+    const noFamilies = await read(ws.operator.headers, { rawInput: BRIEF });
+    expect([noFamilies.status, noFamilies.body]).toEqual([502, { error: expect.any(String) }]);
+  });
 });

@@ -6,7 +6,7 @@ import { createCredential } from '../../src/credentials/credentials.service';
 import { ROLES, type Role } from '../../src/db/membership.repository';
 import { projectRepository } from '../../src/db/project.repository';
 import { roleAtLeast } from '../../src/users/users.service';
-import { memberOf, sessionsOf, workspaceWithMembers, type Member } from '../support/session';
+import { memberOf, sessionsOf, TEST_PASSWORD, workspaceWithMembers, type Member } from '../support/session';
 import { startTestStack, type TestStack } from '../support/stack';
 
 /**
@@ -39,6 +39,7 @@ function bodyFor(route: SessionRouteDef, f: Fixture): unknown {
     case 'create_credential':
       return { provider: 'hunter', apiKey: `hunter-${randomUUID()}` };
     case 'intake':
+    case 'intake_builtin':
       return { rawInput: 'Senior backend engineer in Berlin' };
     case 'create_scan':
       return { project_id: f.projectId, criteria: { family: 'software_engineering' } };
@@ -94,6 +95,7 @@ it('the table covers the routes the issue names', () => {
       'GET /me',
       'POST /admin/credentials',
       'POST /intake',
+      'POST /intake/builtin',
       'GET /scans',
       'POST /scans',
       'POST /campaigns/{id}/launch',
@@ -141,6 +143,22 @@ describe.each(guarded.map((r) => [`${r.method} /api${r.path}`, r] as const))('%s
       expect(await snapshot(a.workspace.id)).toBe(before);
     });
   }
+});
+
+// Signing in is a write too (login CSRF): every non-GET route, public ones included.
+describe.each(sessionRoutes.filter((r) => r.method !== 'GET').map((r) => [`${r.method} /api${r.path}`, r] as const))('%s', (_name, route) => {
+  it('a write from another origin is 403 csrf before anything else, and nothing changes', async () => {
+    const before = await snapshot(a.workspace.id);
+    const path = `/api${route.path.replace('{id}', a.ids[recordKind(route)])}`;
+    const body = route.name === 'sign_in' ? { email: a.admin.email, password: TEST_PASSWORD } : bodyFor(route, a);
+    const res = await stack.request(route.method, path, {
+      headers: { Cookie: a.admin.cookie, Origin: 'https://evil.example', 'Idempotency-Key': `matrix-${randomUUID()}` },
+      body,
+    });
+    expect([res.status, res.body]).toEqual([403, { error: 'Cross-site request refused', code: 'csrf' }]);
+    expect(res.headers.getSetCookie()).toEqual([]);
+    expect(await snapshot(a.workspace.id)).toBe(before);
+  });
 });
 
 it('lists never show another workspace', async () => {

@@ -29,7 +29,11 @@ describe('scans', () => {
         body: { project_id: project.id, criteria },
       });
 
-    expect((await launch(undefined)).body).toEqual({ error: expect.stringMatching(/Idempotency-Key/), code: 'idempotency_key_required' });
+    expect((await launch(undefined)).body).toEqual({
+      error: expect.stringMatching(/Idempotency-Key/),
+      code: 'idempotency_key_required',
+      problems: [{ field: 'Idempotency-Key', message: expect.any(String) }],
+    });
     const first = await launch('scan-key-0001');
     expect(first.status).toBe(201);
     expect(first.body.scan).toMatchObject({ id: expect.any(String), project_id: project.id, status: 'queued', reused: false });
@@ -41,9 +45,15 @@ describe('scans', () => {
     const broke = await launch('scan-key-0002');
     expect(broke.status).toBe(402);
     expect(broke.body.code).toBe('shortlist_allocation_exhausted');
-    const invalid = await launch('scan-key-0003', { family: 'wizardry' });
+    const invalid = await launch('scan-key-0003', { family: 'wizardry', skills: ['TypeScript', 'Spellcasting'], years_experience: { min: 9, max: 3 } });
     expect(invalid.status).toBe(400);
     expect(invalid.body.code).toBe('invalid_criteria');
+    // Every problem by field, so the app can show each one next to its input.
+    expect(invalid.body.problems).toEqual([
+      { field: 'criteria.family', message: expect.stringMatching(/unknown role family "wizardry"/) },
+      { field: 'criteria.years_experience.min', message: 'min (9) must not be greater than max (3)' },
+      { field: 'criteria.skills.1', message: expect.stringMatching(/unknown skill "Spellcasting"/) },
+    ]);
 
     const list = await stack.request('GET', '/api/scans', { headers: ws.viewer.headers });
     expect(list.status).toBe(200);
@@ -121,4 +131,11 @@ it('GET /api/openapi.json documents every session route with the cookie security
   ]);
   expect(res.body.paths['/api/me'].get.security).toEqual([{ sessionCookie: [] }]);
   expect(res.body.paths['/api/campaigns/{id}/launch'].post['x-role']).toBe('operator');
+  // The built-in reader: intake's body and answer schemas (one declaration each), operator role.
+  const builtin = res.body.paths['/api/intake/builtin'].post;
+  expect(builtin['x-role']).toBe('operator');
+  expect(builtin.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/IntakeResult' });
+  expect(builtin.requestBody.content['application/json'].schema).toEqual(res.body.paths['/api/intake'].post.requestBody.content['application/json'].schema);
+  expect(res.body.components.schemas.IntakeResult.properties.reader.enum).toEqual(['llm', 'builtin']);
+  expect(res.body.components.schemas.SessionError.properties.problems.type).toBe('array');
 });

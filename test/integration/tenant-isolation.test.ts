@@ -9,6 +9,7 @@ import { newEventId } from '../../src/events/outbox';
 import { projectWithScoredPeople } from '../support/searches';
 import { workspaceWithMembers } from '../support/session';
 import { startTestStack, type TestResponse, type TestStack } from '../support/stack';
+import { waitFor } from '../../src/dev/processes';
 
 /**
  * Tenant isolation, generated from both route tables: workspace B owns one real record of every
@@ -37,8 +38,20 @@ beforeAll(async () => {
   // A finished search with scored people, two of them on the shortlist: real candidates of B.
   const { projectId, search, people } = await projectWithScoredPeople(stack, b.headers, { listed: 2, budget: 20 });
   const shortlisted = (await stack.request('GET', `/v1/projects/${projectId}/shortlist`, { headers: b.headers })).body.data;
-  const hook = await stack.request('POST', '/v1/webhooks', { headers: b.headers, body: { url: 'https://93.184.215.14/hooks/tenant' } });
+  // Subscribed to test events only: B's search events fan out to no delivery (whose attempts
+  // would change B's rows while the snapshots are compared).
+  const hook = await stack.request('POST', '/v1/webhooks', {
+    headers: b.headers,
+    body: { url: 'https://93.184.215.14/hooks/tenant', events: ['webhook.test'] },
+  });
   expect([hook.status, shortlisted.length, people.length > 2]).toEqual([201, 2, true]);
+  // The dispatcher marks B's events as it fans them out: let it finish before any snapshot.
+  await waitFor(
+    "B's events dispatched",
+    async () => (await stack.db('outbox_events').where({ workspace_id: b.workspace.id }).whereNull('dispatched_at').first()) === undefined,
+    30_000,
+    100,
+  );
   // A delivery of B's endpoint, for an event no dispatcher will pick up (already dispatched).
   const eventId = newEventId();
   await stack.db('outbox_events').insert({

@@ -10,12 +10,18 @@ import { startWorker, type WorkerHandle } from '../../activities/worker-process'
 import { checkContract } from './contract';
 
 /**
- * Every request of the suite comes from 127.0.0.1, and the keyless per-address bucket lives in the
- * shared database, so every API the suite starts (in process or spawned) must get this limit:
- * one left at the default (120/min) answers 429 once the rest of the suite has made 120 keyless
- * calls that minute. The per-address limit itself is tested with its own addresses.
+ * Every request of the suite comes from 127.0.0.1, and the keyless per-address bucket and the
+ * sign-in failures live in the shared database, so every API the suite starts (in process or
+ * spawned) must get these limits: one left at the default (120/min) answers 429 once the rest of
+ * the suite has made 120 keyless calls that minute, and the sign-in ceilings would count every
+ * test's wrong passwords together. The per-address limit is tested with its own addresses, the
+ * sign-in ceilings at their defaults on a database of their own (sign-in-limits.test.ts).
  */
-export const TEST_RATE_LIMIT_ENV = { UNAUTHENTICATED_RATE_LIMIT: '1000000' } as const;
+export const TEST_RATE_LIMIT_ENV = {
+  UNAUTHENTICATED_RATE_LIMIT: '1000000',
+  SIGN_IN_IP_MAX_FAILURES: '1000000',
+  SIGN_IN_GLOBAL_MAX_FAILURES: '1000000',
+} as const;
 
 /** Config for an in-process API/worker against the run's real Postgres and Temporal server. */
 export function testConfig(env: NodeJS.ProcessEnv = {}): Config {

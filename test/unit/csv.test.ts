@@ -1,4 +1,4 @@
-import { csvField, csvLine } from '../../src/domain/csv';
+import { csvCell, csvField, csvLine } from '../../src/domain/csv';
 
 describe('RFC 4180 CSV', () => {
   it('quotes only fields that need it and doubles quotes', () => {
@@ -15,5 +15,16 @@ describe('RFC 4180 CSV', () => {
 
   it('ends lines with CRLF', () => {
     expect(csvLine(['a', 1, '', 'x"y'])).toBe('a,1,,"x""y"\r\n');
+  });
+});
+
+describe('CSV formula injection (OWASP)', () => {
+  it('writes text that starts with = + - @, a tab or a CR with a leading quote, then quotes as RFC 4180 says', () => {
+    expect(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx'].map(csvCell)).toEqual(["'=1+1", "'+1", "'-1", "'@SUM(A1)", "'\tx", "'\rx"]);
+    expect(csvField('=HYPERLINK("https://evil.example","x")')).toBe('"\'=HYPERLINK(""https://evil.example"",""x"")"');
+    expect(csvField('-2+3,x')).toBe(`"'-2+3,x"`);
+    // Anywhere but the start, and numbers (ours), stay as they are.
+    expect(['a=b', ' =x', 'x-1', 'plain'].map(csvCell)).toEqual(['a=b', ' =x', 'x-1', 'plain']);
+    expect([csvCell(-1), csvCell(0), csvCell(null)]).toEqual(['-1', '0', '']);
   });
 });

@@ -81,7 +81,7 @@ describe('extractCriteria on realistic job descriptions', () => {
     const e = extractCriteria(BACKEND_SF);
     expect(e.criteria).toEqual({
       family: 'software_engineering',
-      titles: ['Senior Backend Engineer'],
+      titles: ['Backend Engineer'],
       metro: 'san-francisco-bay-area',
       industries: ['Financial Services'],
       years_experience: { min: 5 },
@@ -170,6 +170,8 @@ describe('extractCriteria on realistic job descriptions', () => {
       industries: ['Investment Banking'],
       years_experience: { min: 3, max: 5 },
       skills: ['Python', 'SQL', 'Apache Spark', 'Apache Airflow', 'Apache Kafka', 'Snowflake'],
+      // A range of years with no level word implies the levels whose usual years hold its middle.
+      seniority: ['mid'],
     });
     expectValid(e);
   });
@@ -209,18 +211,30 @@ describe('extractCriteria details', () => {
     expect(skills('Frontend in React with SAFe ceremonies.')).toEqual(['React', 'SAFe']);
   });
 
-  it('keeps seniority words with titles and picks seniority only when clear', () => {
+  it('reads seniority from the words around a title, apart from the title itself', () => {
     const a = extractCriteria('Staff Software Engineer. 8+ years of experience in Java.');
-    expect(a.criteria.titles).toEqual(['Staff Software Engineer']);
+    expect(a.criteria.titles).toEqual(['Software Engineer']);
     expect(a.criteria.seniority).toEqual(['lead']);
+    // Two levels asked for: both.
     const b = extractCriteria('Hiring a Junior Data Analyst and a Senior Data Analyst for our team.');
-    expect(b.criteria.titles).toEqual(['Junior Data Analyst', 'Senior Data Analyst']);
-    expect(b.criteria.seniority).toBeUndefined();
+    expect(b.criteria.titles).toEqual(['Data Analyst']);
+    expect(b.criteria.seniority).toEqual(['junior', 'senior']);
     const c = extractCriteria('Entry-level role: Data Analyst working with SQL and Tableau.');
     expect(c.criteria.seniority).toEqual(['junior']);
+    // "to lead … hiring" is a verb, the person mentored a colleague; "II" after a title is a level.
     const d = extractCriteria('You will lead Backend Engineer hiring and mentor a Software Engineer II.');
-    expect(d.criteria.titles).toEqual(['Backend Engineer', 'Software Engineer II']);
-    expect(d.criteria.seniority).toEqual(['mid']);
+    expect(d.criteria.titles).toEqual(['Backend Engineer']);
+    expect(d.criteria.seniority).toBeUndefined();
+    expect(extractCriteria('Software Engineer II wanted for our payments team').criteria.seniority).toEqual(['mid']);
+    expect(extractCriteria('QA lead in Warsaw, Selenium and Cypress.').criteria.seniority).toEqual(['lead']);
+    expect(extractCriteria('Graphic Designer, junior, Miami, social and print work.').criteria.seniority).toEqual(['junior']);
+    expect(extractCriteria('Head of Engineering / VP Eng for our Sydney office, 40 engineers.').criteria).toMatchObject({
+      family: 'software_engineering',
+      seniority: ['director', 'vp'],
+    });
+    expect(extractCriteria('level wise: mid to senior. A growth marketer for a consumer app in LA.').criteria.seniority).toEqual(['mid', 'senior']);
+    // "Mid-Market" is a segment, not a level.
+    expect(extractCriteria('Customer Success Manager — Mid-Market accounts, Sydney office').criteria.seniority).toBeUndefined();
   });
 
   it('prefers the first metro mentioned and matches aliases only as written', () => {
@@ -234,9 +248,93 @@ describe('extractCriteria details', () => {
     expect(extractCriteria('')).toEqual({ criteria: {}, confidence: {} });
   });
 
-  it('caps titles at 5 and keeps the order of mention', () => {
-    const text = 'Data Engineer, Data Scientist, Backend Engineer, Frontend Engineer, QA Engineer and Product Designer roles are open.';
-    expect(extractCriteria(text).criteria.titles).toEqual(['Data Engineer', 'Data Scientist', 'Backend Engineer', 'Frontend Engineer', 'QA Engineer']);
+  it("keeps the chosen family's titles, at most 5, strongest first", () => {
+    const text =
+      'Backend Engineer, Frontend Engineer, Mobile Engineer, Web Developer, Full Stack Engineer and Software Developer roles; also a Data Scientist.';
+    const e = extractCriteria(text);
+    expect(e.criteria.family).toBe('software_engineering');
+    expect(e.criteria.titles).toEqual(['Backend Engineer', 'Frontend Engineer', 'Mobile Engineer', 'Web Developer', 'Full Stack Engineer']);
+  });
+
+  it('reads the words recruiters use: abbreviations, other titles, plurals', () => {
+    const read = (text: string) => extractCriteria(text).criteria;
+    expect(read('Senior PM for our payments team in London')).toMatchObject({
+      family: 'product_management',
+      titles: ['Product Manager'],
+      metro: 'london',
+      seniority: ['senior'],
+    });
+    expect(read('Need 2 SDRs for the Austin office as soon as possible')).toMatchObject({
+      family: 'sales',
+      titles: ['Sales Development Representative'],
+      metro: 'austin',
+    });
+    expect(read('An iOS developer in Toronto who knows Swift and SwiftUI')).toMatchObject({ family: 'software_engineering', titles: ['Mobile Engineer'] });
+    expect(read('server-side developer, Go and PostgreSQL, Berlin based')).toMatchObject({ family: 'software_engineering', titles: ['Backend Engineer'] });
+    expect(read('ML engineer for recommendations, remote within Germany')).toMatchObject({
+      family: 'data_science',
+      titles: ['Machine Learning Engineer'],
+      locations: ['Germany'],
+    });
+    expect(read('people ops generalist for a 200-person company in Denver')).toMatchObject({ family: 'hr_people' });
+    expect(read('RevOps analyst to own Salesforce reporting, Chicago')).toMatchObject({ family: 'operations', titles: ['Revenue Operations Analyst'] });
+    expect(read('hardware design engineer for motor controllers, Munich')).toMatchObject({ family: 'electrical_engineering' });
+    expect(read('in-house counsel for a scale-up in Paris, contracts and GDPR')).toMatchObject({ family: 'legal', metro: 'paris' });
+    expect(read('Two RNs for the ICU night shift at our Houston hospital')).toMatchObject({ family: 'healthcare_nursing', metro: 'houston' });
+    expect(read('CPA with audit background for a Boston firm')).toMatchObject({ family: 'accounting' });
+    expect(read('HRBP to support our engineering org in Dublin')).toMatchObject({ family: 'hr_people', titles: ['HR Business Partner'] });
+    expect(read('TPM for the cloud infrastructure programme in Seattle')).toMatchObject({
+      family: 'project_management',
+      titles: ['Technical Program Manager'],
+    });
+  });
+
+  it('reads misspelt role and place words', () => {
+    expect(extractCriteria('sr backend enginer in berlin, golang').criteria).toMatchObject({
+      family: 'software_engineering',
+      titles: ['Backend Engineer'],
+      metro: 'berlin',
+      seniority: ['senior'],
+    });
+    expect(extractCriteria('prodcut manager with B2B SaaS background, anywhere').criteria).toMatchObject({ family: 'product_management' });
+    expect(extractCriteria('mechnical design engineer, creo + GD&T, Charlote NC').criteria).toMatchObject({
+      family: 'mechanical_engineering',
+      metro: 'charlotte',
+    });
+    // Corrections say so: less sure than a word written right.
+    const typo = extractCriteria('data scienist for our NYC team, python and ML');
+    expect(typo.criteria.family).toBe('data_science');
+    expect(typo.confidence.family).toBeLessThan(0.9);
+  });
+
+  it('reads the role asked for, not the colleagues, customers or people ruled out', () => {
+    expect(extractCriteria('Backend Engineer — you will work closely with product managers and designers in Chicago').criteria.family).toBe(
+      'software_engineering',
+    );
+    expect(extractCriteria('our CFO wants an FP&A analyst, not another accountant. Chicago Loop, hybrid').criteria).toMatchObject({
+      family: 'finance',
+      titles: ['FP&A Analyst'],
+    });
+    expect(extractCriteria("recruiter for our travel-nurse staffing desk (we place RNs, we don't need one), San Antonio").criteria.family).toBe('recruiting');
+    expect(extractCriteria('PMM for developer tools — remote, but SF-based').criteria.family).toBe('marketing');
+  });
+
+  it('takes skills as evidence when no role is named', () => {
+    expect(extractCriteria('someone who does schematic capture and board layout in Altium, near Munich').criteria).toMatchObject({
+      family: 'electrical_engineering',
+      titles: ['PCB Design Engineer'],
+      metro: 'munich',
+    });
+    // One common skill says too little.
+    expect(extractCriteria('someone good with Excel for our Dallas office, full time').criteria.family).toBeUndefined();
+  });
+
+  it('reads a whole country for a remote role, and metro alternatives', () => {
+    expect(extractCriteria('Revenue Operations Analyst — remote (Canada). We have an office in Toronto you may use.').criteria).toMatchObject({
+      locations: ['Canada'],
+    });
+    expect(extractCriteria('Data Engineer in London or Berlin, Spark and Airflow').criteria).toMatchObject({ metro: 'london', locations: ['berlin'] });
+    expect(extractCriteria('Backend Engineer; HQ in Boston, this role is based in Denver.').criteria.metro).toBe('denver');
   });
 
   it('maps synonyms only onto reference names', () => {

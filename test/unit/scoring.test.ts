@@ -1,7 +1,8 @@
 import { findFamily, findMetro } from '../../src/reference/taxonomy';
 import { parseCriteria, type Criteria, type ResolvedCriteria } from '../../src/domain/criteria';
 import type { PersonProfile } from '../../src/domain/profile';
-import { DEFAULT_WEIGHTS, MUST_HAVE_CAP, scoreProfile, titleSimilarity } from '../../src/domain/scoring';
+import { DEFAULT_WEIGHTS, MUST_HAVE_CAP, scoreProfile } from '../../src/domain/scoring';
+import { titleSimilarity } from '../../src/domain/role-match';
 
 /** Criteria through the real parser, so tests use canonical reference values. */
 function criteria(input: Criteria): ResolvedCriteria {
@@ -72,11 +73,11 @@ describe('scoreProfile', () => {
     expect(result.excluded).toBe(false);
     expect(result.must_have_missing).toEqual([]);
     expect(result.breakdown.map((b) => [b.criterion, b.weight, b.match, b.points])).toEqual([
-      ['title', 30, 1, 30],
+      ['title', 60, 1, 60],
       ['location', 20, 1, 20],
-      ['years', 15, 1, 15],
-      ['industry', 15, 1, 15],
-      ['skills', 20, 1, 20],
+      ['years', 5, 1, 5],
+      ['industry', 5, 1, 5],
+      ['skills', 10, 1, 10],
     ]);
     expect(result.breakdown[0].reason).toBe("Senior Backend Engineer matches title 'Backend Engineer'; family software_engineering; seniority senior");
   });
@@ -96,14 +97,14 @@ describe('scoreProfile', () => {
       skills: ['TypeScript'], // 1 of 2 wanted skills: 0.5
     });
     const result = scoreProfile(profile, criteria(FULL));
-    // title (2×1 + 1×1 + 1×0.5) / 4 = 0.875 → 26.25; 10 + 9 + 7.5 + 10 → 62.75 → 63
-    expect(result.score).toBe(63);
+    // title (1 + 1 + 0.5) / 3 → 50; location 10; years 3; industry 2.5; skills 5 → 70.5 → 71
+    expect(result.score).toBe(71);
     expect(result.breakdown.map((b) => [b.criterion, b.match, b.points])).toEqual([
-      ['title', 0.88, 26],
+      ['title', 0.83, 50],
       ['location', 0.5, 10],
-      ['years', 0.6, 9],
-      ['industry', 0.5, 8],
-      ['skills', 0.5, 10],
+      ['years', 0.6, 3],
+      ['industry', 0.5, 3],
+      ['skills', 0.5, 5],
     ]);
     expect(result.must_have_missing).toEqual([]);
   });
@@ -135,30 +136,55 @@ describe('scoreProfile', () => {
   it('matches titles by token overlap, ignoring case and seniority words', () => {
     expect(titleSimilarity('Senior Backend Engineer', 'backend engineer')).toBe(1);
     expect(titleSimilarity('Staff Software Engineer II', 'Software Engineer')).toBe(1);
-    expect(titleSimilarity('Full Stack Engineer', 'Backend Engineer')).toBe(0.4);
-    expect(titleSimilarity('Product Manager', 'Product Designer')).toBe(0.5);
+    // Words weigh by how rare they are among known titles: sharing "engineer" says little.
+    expect(titleSimilarity('Full Stack Engineer', 'Backend Engineer')).toBeLessThan(0.3);
+    expect(titleSimilarity('Backend Developer', 'Backend Engineer')).toBeGreaterThan(0.6);
+    expect(titleSimilarity('Product Manager', 'Product Designer')).toBeGreaterThan(0.3);
+    expect(titleSimilarity('Product Manager', 'Product Designer')).toBeLessThan(0.7);
     expect(titleSimilarity('', 'Backend Engineer')).toBe(0);
     // Only a seniority word left: still compared rather than empty.
     expect(titleSimilarity('Lead', 'lead')).toBe(1);
   });
 
+  it('matches a title under another known name and says which alias matched', () => {
+    const title = (personTitle: string, wanted: string) =>
+      scoreProfile(makeProfile({ title: personTitle }), criteria({ titles: [wanted] })).breakdown.find((b) => b.criterion === 'title')!;
+    const ios = title('Senior Mobile Engineer', 'iOS Developer');
+    expect(ios.match).toBe(1);
+    expect(ios.reason).toBe("Senior Mobile Engineer matches title 'iOS Developer' ('iOS developer' is Mobile Engineer)");
+    const serverSide = title('Server-side Developer', 'Backend Engineer');
+    expect(serverSide.match).toBe(1);
+    expect(serverSide.reason).toContain("('server-side developer' is Backend Engineer)");
+    // The same words need no alias; another role of the family is only a partial match.
+    expect(title('Backend Engineer', 'Backend Engineer').reason).toBe("Backend Engineer matches title 'Backend Engineer'");
+    expect(title('Frontend Engineer', 'Server-side Developer').match).toBeLessThan(0.5);
+    // A title that names the whole family covers its other titles, the exact one first.
+    const umbrella = title('Senior Backend Engineer', 'Software Engineer');
+    expect(umbrella.match).toBe(0.9);
+    expect(umbrella.reason).toContain("('Software Engineer' covers Backend Engineer)");
+    // Manager-and-up titles compare by department: the level is the seniority's business.
+    expect(title('Director of Engineering', 'Head of Engineering').match).toBe(1);
+    expect(title('Manager, Customer Success', 'Customer Support Manager').match).toBeLessThan(0.7);
+  });
+
   it('gives the same score to two different profiles that trade off evenly (ties)', () => {
     const c = criteria({ skills: ['TypeScript', 'Kubernetes'], metro: 'san-francisco-bay-area' });
+    // In the metro without the skills (20 of 30) or next door with them (10 + 10 of 30).
     const local = makeProfile({ id: 'p1', skills: [] });
-    const remote = makeProfile({ id: 'p2', metro: 'london', location: 'London, England, United Kingdom' });
+    const nextDoor = makeProfile({ id: 'p2', metro: 'san-jose', location: 'San Jose, California, United States' });
     const a = scoreProfile(local, c);
-    const b = scoreProfile(remote, c);
-    expect(a.score).toBe(50);
-    expect(b.score).toBe(50);
+    const b = scoreProfile(nextDoor, c);
+    expect(a.score).toBe(67);
+    expect(b.score).toBe(67);
     expect(a.breakdown).not.toEqual(b.breakdown);
   });
 
   it('treats missing or empty profile fields as no match and never throws', () => {
     const empty = makeProfile({ title: '', industry: '', skills: [], experience: [] });
     const result = scoreProfile(empty, criteria(FULL));
-    // title (0 + 1 + 1) / 4 = 0.5 → 15; location 20; years 15; industry 0; skills 0 → 50, capped to 40
+    // title (0 + 1 + 1) / 3 → 40; location 20; years 5; industry 0; skills 0 → 65, capped to 40
     expect(result.breakdown.map((b) => [b.criterion, b.match])).toEqual([
-      ['title', 0.5],
+      ['title', 0.67],
       ['location', 1],
       ['years', 1],
       ['industry', 0],
@@ -182,7 +208,7 @@ describe('scoreProfile', () => {
     expect(result.score).toBe(MUST_HAVE_CAP);
     expect(result.must_have_missing).toEqual(['TypeScript']);
     // The breakdown still shows the uncapped picture.
-    expect(result.breakdown.reduce((s, b) => s + b.points, 0)).toBe(90);
+    expect(result.breakdown.reduce((s, b) => s + b.points, 0)).toBe(95);
     // Already below the cap: unchanged.
     const weak = makeProfile({
       skills: [],
@@ -209,8 +235,9 @@ describe('scoreProfile', () => {
     const c = criteria({ titles: ['Backend Engineer'], skills: ['TypeScript', 'Kubernetes'] });
     const titleFit = makeProfile({ id: 'a', title: 'Backend Engineer', skills: [] });
     const skillFit = makeProfile({ id: 'b', title: 'Data Scientist', skills: ['TypeScript', 'Kubernetes'] });
-    expect(scoreProfile(titleFit, c).score).toBe(60);
-    expect(scoreProfile(skillFit, c).score).toBe(40);
+    // Who a person is weighs most by default: title 60 of 70, skills 10.
+    expect(scoreProfile(titleFit, c).score).toBe(86);
+    expect(scoreProfile(skillFit, c).score).toBe(14);
     const skillsFirst = { title: 10, skills: 40 };
     expect(scoreProfile(titleFit, c, skillsFirst).score).toBe(20);
     expect(scoreProfile(skillFit, c, skillsFirst).score).toBe(80);
@@ -220,8 +247,8 @@ describe('scoreProfile', () => {
     const profile = makeProfile({ title: 'Backend Engineer', seniority: 'mid', skills: ['TypeScript'] });
     const result = scoreProfile(profile, criteria(FULL), { location: 0, years: 0, industry: 0 });
     expect(result.breakdown.map((b) => b.criterion)).toEqual(['title', 'skills']);
-    // (30 × 0.875 + 20 × 0.5) / 50 = 72.5 → 73
-    expect(result.score).toBe(73);
+    // (60 × 2.5/3 + 10 × 0.5) / 70 = 78.6 → 79
+    expect(result.score).toBe(79);
     const none = scoreProfile(profile, criteria(FULL), { title: 0, location: 0, years: 0, industry: 0, skills: 0 });
     expect(none).toEqual({ score: 0, breakdown: [], must_have_missing: [], excluded: false });
   });

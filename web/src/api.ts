@@ -3,12 +3,19 @@ import type { components } from '../../sdk/src/schema';
 /** Shapes of the key API's operations, reached through the session at /api/v1 (typed from the SDK's generated schema). */
 export type Schemas = components['schemas'];
 
-/** An error answer of the session API (`{error, code?}`), or the network failing. */
+/** One validation failure of a 400 answer: the dotted path of the input (`criteria.skills.0`) and what is wrong. */
+export interface Problem {
+  field: string;
+  message: string;
+}
+
+/** An error answer of the session API (`{error, code?, problems?}`), or the network failing. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly code?: string,
+    readonly problems: Problem[] = [],
   ) {
     super(message);
   }
@@ -49,7 +56,8 @@ export async function call<T>(method: string, path: string, body?: unknown, head
     // Session errors are `{error: "…", code?}`; keep the message people can act on.
     const error = json?.error;
     const message = typeof error === 'string' ? error : (error?.message ?? `The server answered ${res.status}`);
-    throw new ApiError(res.status, message, json?.code ?? error?.code);
+    const problems = json?.problems ?? error?.details?.problems;
+    throw new ApiError(res.status, message, json?.code ?? error?.code, Array.isArray(problems) ? problems : []);
   }
   return json as T;
 }
@@ -92,11 +100,60 @@ export interface Coverage {
   confidence: number;
   required: boolean;
 }
+/** Which reader turned the brief into criteria: the language model (intake) or the built-in reader. */
+export type Reader = 'llm' | 'builtin';
 export interface IntakeResult {
   criteria: Record<string, unknown> & { _meta?: unknown };
   entityCoverage: Record<string, Coverage>;
   familyUnresolved: boolean;
-  familySuggestions: string[];
+  familySuggestions: { id: string; label: string }[];
+  reader: Reader;
+}
+
+/**
+ * The brief → criteria: intake through the language model, and without one (424
+ * `llm_not_configured`) the built-in reader. Asking intake first keeps one source of truth for
+ * which reader is available (a key added or removed takes effect on the next read), at the cost
+ * of one quick refused request when there is no key. `builtin` asks the built-in reader directly
+ * (the recruiter's choice when the language model fails).
+ */
+export async function readBrief(rawInput: string, reader?: 'builtin'): Promise<IntakeResult> {
+  if (reader === 'builtin') return call<IntakeResult>('POST', '/api/intake/builtin', { rawInput });
+  try {
+    return await call<IntakeResult>('POST', '/api/intake', { rawInput });
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'llm_not_configured') return call<IntakeResult>('POST', '/api/intake/builtin', { rawInput });
+    throw err;
+  }
+}
+
+/** The parts of GET /reference/criteria (the key API's description of every criteria field) the criteria form uses. */
+export interface CriteriaReference {
+  fields: {
+    family: { allowed: { id: string; label: string }[] };
+    metro: { allowed: { id: string; label: string }[] };
+    skills: { allowed: { by_family: Record<string, string[]>; other: string[] } };
+    seniority: { allowed: string[] };
+    years_experience: { properties: { min: Bounds; max: Bounds } };
+    target: Bounds & { default: number };
+    read_budget: Bounds & { default: number };
+  };
+}
+interface Bounds {
+  min: number;
+  max: number;
+}
+
+export type CampaignStatus = 'draft' | 'awaiting_launch' | 'launched';
+export interface Campaign {
+  id: string;
+  name: string;
+  channel: 'email' | 'social';
+  status: CampaignStatus;
+  project_id: string | null;
+  created_at: string;
+  published_at: string | null;
+  launched_at: string | null;
 }
 
 /** A fresh Idempotency-Key: a retried click launches (and charges) once. */

@@ -53,6 +53,7 @@ export function Layout() {
           <NavLink to="/" end>
             Projects
           </NavLink>
+          <NavLink to="/campaigns">Campaigns</NavLink>
           <NavLink to="/webhooks">Webhooks</NavLink>
           {role === 'admin' && <NavLink to="/credentials">Credentials</NavLink>}
           <NavLink to="/billing">Billing</NavLink>

@@ -5,6 +5,7 @@ import { createBrowserRouter, RouterProvider } from 'react-router';
 import { ApiError } from './api';
 import { Layout } from './layout';
 import { BillingPage } from './pages/billing';
+import { CampaignsPage } from './pages/campaigns';
 import { CredentialsPage } from './pages/credentials';
 import { NotFoundPage } from './pages/not-found';
 import { ProjectPage } from './pages/project';
@@ -35,6 +36,7 @@ const router = createBrowserRouter(
         { index: true, element: <ProjectsPage /> },
         { path: 'projects/:projectId', element: <ProjectPage /> },
         { path: 'searches/:searchId', element: <SearchPage /> },
+        { path: 'campaigns', element: <CampaignsPage /> },
         { path: 'webhooks', element: <WebhooksPage /> },
         { path: 'webhooks/:webhookId', element: <WebhookPage /> },
         { path: 'credentials', element: <CredentialsPage /> },

@@ -1,0 +1,77 @@
+"""Schemathesis hooks of the fuzz runs (src/dev/schemathesis.ts): the rules OpenAPI cannot state.
+
+Each repair keeps a generated request (positive mode only) within a rule that relates two values
+or needs the network, which JSON Schema cannot express, and that the server enforces with a 400 as
+the spec asks. Without it Schemathesis would count the refusal as a schema-valid request refused
+(ST202). Everything else the server refuses, the documents state; nothing else is changed here.
+"""
+
+from datetime import datetime, timedelta, timezone
+
+import schemathesis
+
+# A public address literal: the webhook SSRF check passes it without DNS, and nothing is sent
+# unless an event fires (the fuzzed workspace's endpoints are never reached).
+PUBLIC_WEBHOOK_URL = "https://93.184.215.14/fuzz-hook"
+MAX_USAGE_DAYS = 366  # MAX_USAGE_DAYS in src/billing/billing.schemas.ts
+
+
+def _instant(value):
+    try:
+        parsed = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+
+
+def _iso(moment):
+    utc = moment.astimezone(timezone.utc)
+    return f"{utc.year:04d}-{utc.month:02d}-{utc.day:02d}T{utc.hour:02d}:{utc.minute:02d}:{utc.second:02d}Z"
+
+
+def _usage_period(query):
+    """GET /usage: `to` after `from`, at most 366 days apart (two query parameters)."""
+    start, end = _instant(query.get("from")), _instant(query.get("to"))
+    if "from" in query and start is not None and (end is None or not (start < end <= start + timedelta(days=MAX_USAGE_DAYS))):
+        try:
+            query["to"] = _iso(start + timedelta(days=1))
+        except OverflowError:
+            query["from"], query["to"] = _iso(start - timedelta(days=1)), _iso(start)
+
+
+def _years_in_order(criteria):
+    """criteria.years_experience: min not above max (two fields of one object)."""
+    years = criteria.get("years_experience") if isinstance(criteria, dict) else None
+    if isinstance(years, dict) and isinstance(years.get("min"), (int, float)) and isinstance(years.get("max"), (int, float)):
+        if years["min"] > years["max"]:
+            years["min"], years["max"] = years["max"], years["min"]
+
+
+def _jd_names_a_role(body):
+    """jd_text: the text must yield criteria (the extractor needs a role or skill in it), a rule about meaning."""
+    if isinstance(body.get("jd_text"), str):
+        body["jd_text"] = "Backend Engineer. " + body["jd_text"]
+
+
+def _a_weight_stays(body):
+    """weights: at least one criterion the search uses keeps a weight above 0 (the search's state decides which)."""
+    weights = body.get("weights")
+    if isinstance(weights, dict) and weights and not any(isinstance(v, (int, float)) and v > 0 for v in weights.values()):
+        weights["title"] = 30
+
+
+@schemathesis.hook
+def map_case(context, case):
+    if case.meta is None or not case.meta.generation.mode.is_positive:
+        return case
+    path = case.operation.path
+    if path.endswith("/usage") and isinstance(case.query, dict):
+        _usage_period(case.query)
+    if isinstance(case.body, dict):
+        _years_in_order(case.body.get("criteria"))
+        _jd_names_a_role(case.body)
+        _a_weight_stays(case.body)
+        # A webhook URL must resolve to public addresses (DNS, at creation and at every attempt).
+        if "/webhooks" in path and "url" in case.body:
+            case.body["url"] = PUBLIC_WEBHOOK_URL
+    return case
