@@ -53,6 +53,24 @@ def _jd_names_a_role(body):
         body["jd_text"] = "Backend Engineer. " + body["jd_text"]
 
 
+# SEARCHABLE_FIELDS in src/domain/criteria.ts, less the ones a scoring change may not touch.
+SEARCHABLE_CHANGES = ("skills", "must_have_skills", "industries")
+
+
+def _something_left_to_search(path, body):
+    """A scoring change's criteria: removing a field (null) may leave the search nothing to search on.
+
+    Whether it does depends on the search's stored criteria (a search launched with only skills loses
+    everything when skills is removed: 400 invalid_criteria), so removals of searchable fields are
+    dropped from valid cases.
+    """
+    criteria = body.get("criteria") if "/scoring/" in path else None
+    if isinstance(criteria, dict):
+        for key in SEARCHABLE_CHANGES:
+            if key in criteria and criteria[key] is None:
+                del criteria[key]
+
+
 def _a_weight_stays(body):
     """weights: at least one criterion the search uses keeps a weight above 0 (the search's state decides which)."""
     weights = body.get("weights")
@@ -71,6 +89,7 @@ def map_case(context, case):
         _years_in_order(case.body.get("criteria"))
         _jd_names_a_role(case.body)
         _a_weight_stays(case.body)
+        _something_left_to_search(path, case.body)
         # A webhook URL must resolve to public addresses (DNS, at creation and at every attempt).
         if "/webhooks" in path and "url" in case.body:
             case.body["url"] = PUBLIC_WEBHOOK_URL
