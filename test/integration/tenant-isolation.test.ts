@@ -32,7 +32,8 @@ let tables: { table: string; column: string; scope: keyof typeof bScope }[];
 const SCOPE_COLUMNS = { workspace_id: 'workspace', project_id: 'project', search_id: 'search', endpoint_id: 'endpoint' } as const;
 
 beforeAll(async () => {
-  stack = await startTestStack();
+  // Request counts are flushed in batches: often, so B's settle quickly (below).
+  stack = await startTestStack({ env: { USAGE_FLUSH_INTERVAL_MS: '100' } });
   a = await workspaceWithMembers(stack, { credits: 100 });
   b = await workspaceWithMembers(stack, { credits: 100 });
   // A finished search with scored people, two of them on the shortlist: real candidates of B.
@@ -86,8 +87,28 @@ beforeAll(async () => {
   tables = columns
     .map((c) => ({ table: c.table_name, column: c.column_name, scope: SCOPE_COLUMNS[c.column_name] }))
     .sort((x, y) => x.table.localeCompare(y.table));
+  await bCountsWritten();
 }, 120_000);
 afterAll(() => stack?.stop());
+
+/**
+ * B's own requests are counted by a background flush (every 100 ms here): waits until it has
+ * written them all, so a flush never lands between two snapshots (it changed B's usage_counts once).
+ */
+async function bCountsWritten() {
+  let counted = -1;
+  await waitFor(
+    "B's request counts written",
+    async () => {
+      const [{ n }] = await stack.db('usage_counts').where({ workspace_id: b.workspace.id }).sum({ n: 'requests' });
+      const settled = Number(n) > 0 && Number(n) === counted;
+      counted = Number(n);
+      return settled;
+    },
+    30_000,
+    500,
+  );
+}
 
 /** Every row of every table that names one of B's records, as one comparable value. */
 async function snapshotB(): Promise<string> {
@@ -135,6 +156,7 @@ it("B's records are real: B's own key reads each of them", async () => {
     const res = await stack.request('GET', `/v1${fill(route.path, bIds)}`, { headers: b.headers });
     expect([route.path, res.status]).toEqual([route.path, 200]);
   }
+  await bCountsWritten();
 });
 
 describe.each(keyRoutes.map((r) => [`${r.method} /v1${r.path}`, r] as const))('key API %s', (label, route) => {
