@@ -22,7 +22,7 @@ import {
 } from '../../src/searches/searches.schemas';
 import { startPass } from '../../src/searches/start.service';
 import { authOf, type ApiContext } from '../context';
-import { sendData, sendDataStream, sendRawData } from '../respond';
+import { encodeData, sendData, sendDataStream, sendEncodedData } from '../respond';
 import { ResponseCache } from '../response-cache';
 import { defineRoute } from '../route-def';
 import { loadProject } from './projects.routes';
@@ -133,9 +133,11 @@ export const searchRoutes = [
     tag: 'Searches',
     proposable: false,
     params: searchParams,
-    // One query for the version (not the whole search row): pages of completed searches are cached.
+    // Only the version (not the whole search row): pages of completed searches are cached. A key's
+    // request has it from authentication (the same round trip); a session's reads it here.
     load: async (ctx, { db }, { searchId }) => {
-      const version = await searchRepository(db).version(authOf(ctx).workspace.id, searchId);
+      const auth = authOf(ctx);
+      const version = auth.searchVersion !== undefined ? auth.searchVersion : await searchRepository(db).version(auth.workspace.id, searchId);
       if (!version) throw notFound('search_not_found', 'Search');
       return version;
     },
@@ -149,10 +151,10 @@ export const searchRoutes = [
       if (data === undefined) {
         const { people, total } = await searchRepository(db).scoredPeople(params.searchId, { minScore, limit, offset, withProfile });
         // Past the end: an empty page and total 0 (spec "Pagination": stop on an empty page).
-        data = `{"people":[${people.map((p) => personJson(p, withProfile)).join(',')}],"total":${total}}`;
+        data = encodeData(`{"people":[${people.map((p) => personJson(p, withProfile)).join(',')}],"total":${total}}`);
         if (version.status === 'complete') peoplePages.set(key, data);
       }
-      sendRawData(ctx, data);
+      sendEncodedData(ctx, data);
     },
   }),
   defineRoute({
