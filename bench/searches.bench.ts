@@ -251,7 +251,8 @@ async function main(): Promise<void> {
         anchor: { name: 'bare Koa, same bytes', value: rps('bare') },
         better: 'higher',
         goal: 0.5,
-        limits: 'one SQL round trip per request (authenticate_key: key, rate-limit count and search version) and the middleware chain, on the cores the clients and Postgres share',
+        limits:
+          'one SQL round trip per request (authenticate_key: key, rate-limit count and search version) and the middleware chain, on the cores the clients and Postgres share',
       });
       report.target(`people reads, profile=${withProfile}: p99 < 100 ms (worst round)`, `${p99.toFixed(1)} ms`, p99 < 100);
     }
