@@ -1,16 +1,7 @@
-import {
-  ApplicationFailure,
-  CancellationScope,
-  ContinueAsNew,
-  isCancellation,
-  patched,
-  proxyActivities,
-  proxyLocalActivities,
-  setHandler,
-} from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, ContinueAsNew, isCancellation, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { progressQuery, type SearchProgress } from './messages';
-import { claimSearchSlot, waitForSlot, wakeWaiting, type SlotWaitInput } from './slots';
+import { waitForSlot, wakeWaiting, type SlotWaitInput } from './slots';
 
 const { completeSearchPass, failSearchPass } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -20,21 +11,6 @@ const { completeSearchPass, failSearchPass } = proxyActivities<Activities>({
 const { runSearchPage } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 8 },
-});
-
-/**
- * Since issue 26 the pass's steps (slot claim, pages, completion) run as local activities: each is
- * recorded in the workflow's own task (a marker) instead of an activity task going through the
- * server and back, which was most of Temporal's share of a pass. The same durability: a step's
- * result is kept once recorded, and a step cut off by a crash runs again (claims, pages and the
- * completion are idempotent). A local activity cannot heartbeat; the page's startToClose bounds
- * it instead, and the worker keeps the workflow task alive while it runs. Passes started before
- * keep their activities (`patched`).
- */
-const LOCAL_STEPS = 'pass-steps-local-activities';
-const localSteps = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 8 },
 });
 
@@ -56,20 +32,19 @@ export async function searchWorkflow(input: SearchPassInput): Promise<SearchProg
   setHandler(progressQuery, () => progress);
   const ref = { searchId: input.searchId, pass: input.pass };
 
-  const steps = patched(LOCAL_STEPS) ? localSteps : { claimSearchSlot, runSearchPage, completeSearchPass };
   try {
-    await waitForSlot(input, steps.claimSearchSlot);
+    await waitForSlot(input);
     progress.phase = 'running';
     let stopReason = null;
     for (let page = 0; page < MAX_PAGES && !stopReason; page++) {
-      const outcome = await steps.runSearchPage({ ...ref, page });
+      const outcome = await runSearchPage({ ...ref, page });
       progress.pages = page + 1;
       progress.profiles_read = outcome.profilesRead;
       progress.delivered = outcome.delivered;
       progress.shortlisted = outcome.shortlisted;
       stopReason = outcome.stop;
     }
-    const { wake } = await steps.completeSearchPass({ ...ref, stopReason: stopReason ?? 'pool_exhausted' });
+    const { wake } = await completeSearchPass({ ...ref, stopReason: stopReason ?? 'pool_exhausted' });
     progress.phase = 'complete';
     await wakeWaiting(input, wake);
     return progress;
