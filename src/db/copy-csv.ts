@@ -46,8 +46,9 @@ export function crlfRows(first: string): Transform {
  * another query.
  */
 export async function copyCsv(db: Db, header: string, query: string, bindings: readonly Knex.RawBinding[]): Promise<Readable> {
+  const copy = copyTo(db.raw(`copy (${query}) to stdout with (format csv)`, bindings).toQuery());
   const conn = (await db.client.acquireConnection()) as PoolClient;
-  const rows = conn.query(copyTo(db.raw(`copy (${query}) to stdout with (format csv)`, bindings).toQuery()));
+  const rows = conn.query(copy);
   const out = crlfRows(header);
   let copied = false;
   rows.once('end', () => (copied = true));
