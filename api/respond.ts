@@ -10,11 +10,20 @@ export function sendData(ctx: ApiContext, data: unknown, opts: { status?: number
   };
 }
 
-/** The same envelope around `data` that is already JSON text (large lists built without re-parsing). */
-export function sendRawData(ctx: ApiContext, dataJson: string, opts: { status?: number } = {}): void {
-  ctx.status = opts.status ?? 200;
+/**
+ * The same envelope around `data` that is already JSON text (large lists built without re-parsing),
+ * encoded once up to the request id: a cache keeps these bytes and `sendEncodedData` completes
+ * them per request, so a cached page is neither rebuilt as a string nor encoded as UTF-8 again.
+ */
+export function encodeData(dataJson: string): Buffer {
+  return Buffer.from(`{"data":${dataJson},"meta":{"request_id":`);
+}
+
+/** A 200 with the envelope `encodeData` began and this request's id. */
+export function sendEncodedData(ctx: ApiContext, encoded: Buffer): void {
+  ctx.status = 200;
   ctx.type = 'application/json; charset=utf-8';
-  ctx.body = `{"data":${dataJson},"meta":{"request_id":${JSON.stringify(ctx.state.requestId)}}}`;
+  ctx.body = Buffer.concat([encoded, Buffer.from(`${JSON.stringify(ctx.state.requestId)}}}`)]);
 }
 
 /**

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { corpusSize, loadCorpus } from '../src/corpus/loader';
 import { createDb, type Db } from '../src/db/knex';
 import { projectRepository } from '../src/db/project.repository';
+import { RECORD_CSV_SQL } from '../src/db/search.repository';
 import { workspaceRepository } from '../src/db/workspace.repository';
 import { createProgressWriter, progressLine } from '../src/cli/progress';
 import { freePort, waitFor } from '../src/dev/processes';
@@ -39,7 +40,7 @@ import {
  *    Temporal vs the same launch and activity code in a loop without Temporal;
  *  - GET /searches/{id}/people?limit=100 with and without profiles, 20 clients, vs a bare Koa
  *    server serving the same bytes from memory;
- *  - records.csv of a 100k-row search vs COPY … TO STDOUT WITH CSV of the same rows, and the API
+ *  - records.csv of a 100k-row search vs COPY … TO STDOUT WITH CSV of the query it streams, and the API
  *    process's peak RSS;
  *  - what tracing costs the people reads: one fresh API per setting (BENCH_TRACING, default off, on
  *    at 1.0, on at 0.1; spans exported to a real Zipkin), the same load in alternating rounds.
@@ -250,7 +251,8 @@ async function main(): Promise<void> {
         anchor: { name: 'bare Koa, same bytes', value: rps('bare') },
         better: 'higher',
         goal: 0.5,
-        limits: 'two SQL round trips per request (key + rate limit, search version) and the middleware chain, on the cores the clients and Postgres share',
+        limits:
+          'one SQL round trip per request (authenticate_key: key, rate-limit count and search version) and the middleware chain, on the cores the clients and Postgres share',
       });
       report.target(`people reads, profile=${withProfile}: p99 < 100 ms (worst round)`, `${p99.toFixed(1)} ms`, p99 < 100);
     }
@@ -270,22 +272,12 @@ async function main(): Promise<void> {
     const exportBase = `http://127.0.0.1:${exportPort}/v1`;
     await waitFor('export api', async () => (await fetch(`${exportBase}/health`)).ok, 60_000, 200);
     const rssBefore = peakRssMb(exportApi.pid!);
-    // The anchor: Postgres's own CSV writer over the same rows and columns (the stored fragments), alternating with the API.
+    // The anchor: Postgres's own CSV writer over the same query the export streams (RECORD_CSV_SQL),
+    // read by a bare pg client in this process, alternating with the API.
     const copyCsv = async () => {
       const conn = await db.client.acquireConnection();
       try {
-        return await drain(
-          conn.query(
-            copyTo(
-              db
-                .raw(
-                  `copy (select sp.status, sp.score, sp.page + 1, sp.csv_person, sp.candidate_id, sp.csv_profile from search_people sp where sp.search_id = ? order by sp.seq) to stdout with csv`,
-                  [bulk],
-                )
-                .toQuery(),
-            ),
-          ),
-        );
+        return await drain(conn.query(copyTo(db.raw(`copy (${RECORD_CSV_SQL}) to stdout with (format csv)`, [bulk]).toQuery())));
       } finally {
         await db.client.releaseConnection(conn);
       }
@@ -306,10 +298,10 @@ async function main(): Promise<void> {
       name: 'records.csv, 100k rows',
       value: rowsPerSecond('api'),
       unit: 'rows/s',
-      anchor: { name: 'COPY (same rows) TO STDOUT WITH CSV', value: rowsPerSecond('copy') },
+      anchor: { name: 'COPY (the same query) TO STDOUT WITH CSV, read by a bare pg client', value: rowsPerSecond('copy') },
       better: 'higher',
-      goal: 0.5,
-      limits: 'batched reads (a query per batch of rows) and HTTP chunking in the API process',
+      goal: 0.8,
+      limits: 'the API process: LF to CRLF row ends (a native scan per quote and newline) and HTTP chunking, on the cores Postgres and the client share',
     });
     report.target(
       'records.csv: API peak RSS < 200 MB during one export (fresh process)',

@@ -3,6 +3,7 @@ import { apiKeyRepository } from '../../src/db/api-key.repository';
 import { rateLimitRepository } from '../../src/db/rate-limit.repository';
 import { hashApiKey } from '../../src/domain/api-keys';
 import { AppError } from '../../src/domain/errors';
+import { isUuid } from '../../src/domain/ids';
 import { hasScope } from '../../src/domain/scopes';
 import type { ApiContext, ApiDeps, ApiState } from '../context';
 import type { RouteDef } from '../route-def';
@@ -12,8 +13,8 @@ import { addLogBindings } from './request-id';
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
- * Runs before any other work of a route: key and rate limit (one round trip) → workspace access
- * → scope. A refused
+ * Runs before any other work of a route: key, rate limit and the version of a search the path
+ * names (one round trip) → workspace access → scope. A refused
  * request never reaches the handler, so nothing is read, started or billed.
  */
 export function authenticate(route: RouteDef, { db, logger, config }: ApiDeps): Middleware<ApiState> {
@@ -31,7 +32,9 @@ export function authenticate(route: RouteDef, { db, logger, config }: ApiDeps): 
       await applyRateLimit(ctx, db, [ipBucket(ctx, config.unauthenticatedRateLimit)]);
       throw new AppError('missing_api_key', 401, 'Send your API key as Authorization: Bearer <API_KEY>');
     }
-    const { found, usable, limit } = await limiter.authenticate(hashApiKey(bearer));
+    // A search named in the path is read with the key (its version: all a cached people page needs).
+    const searchId = (rawCtx.params as Record<string, string | undefined>).searchId;
+    const { found, usable, limit } = await limiter.authenticate(hashApiKey(bearer), { searchId: searchId && isUuid(searchId) ? searchId : undefined });
     if (!found || !usable || !limit) {
       await applyRateLimit(ctx, db, [ipBucket(ctx, config.unauthenticatedRateLimit)]);
       throw new AppError('invalid_api_key', 401, 'The API key is invalid, expired or revoked');

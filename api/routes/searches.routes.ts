@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Db } from '../../src/db/knex';
 import { searchRepository, type SearchRow } from '../../src/db/search.repository';
@@ -23,7 +22,7 @@ import {
 } from '../../src/searches/searches.schemas';
 import { startPass } from '../../src/searches/start.service';
 import { authOf, type ApiContext } from '../context';
-import { sendData, sendDataStream, sendRawData } from '../respond';
+import { encodeData, sendData, sendDataStream, sendEncodedData } from '../respond';
 import { ResponseCache } from '../response-cache';
 import { defineRoute } from '../route-def';
 import { loadProject } from './projects.routes';
@@ -134,9 +133,11 @@ export const searchRoutes = [
     tag: 'Searches',
     proposable: false,
     params: searchParams,
-    // One query for the version (not the whole search row): pages of completed searches are cached.
+    // Only the version (not the whole search row): pages of completed searches are cached. A key's
+    // request has it from authentication (the same round trip); a session's reads it here.
     load: async (ctx, { db }, { searchId }) => {
-      const version = await searchRepository(db).version(authOf(ctx).workspace.id, searchId);
+      const auth = authOf(ctx);
+      const version = auth.searchVersion !== undefined ? auth.searchVersion : await searchRepository(db).version(auth.workspace.id, searchId);
       if (!version) throw notFound('search_not_found', 'Search');
       return version;
     },
@@ -150,10 +151,10 @@ export const searchRoutes = [
       if (data === undefined) {
         const { people, total } = await searchRepository(db).scoredPeople(params.searchId, { minScore, limit, offset, withProfile });
         // Past the end: an empty page and total 0 (spec "Pagination": stop on an empty page).
-        data = `{"people":[${people.map((p) => personJson(p, withProfile)).join(',')}],"total":${total}}`;
+        data = encodeData(`{"people":[${people.map((p) => personJson(p, withProfile)).join(',')}],"total":${total}}`);
         if (version.status === 'complete') peoplePages.set(key, data);
       }
-      sendRawData(ctx, data);
+      sendEncodedData(ctx, data);
     },
   }),
   defineRoute({
@@ -191,15 +192,9 @@ export const searchRoutes = [
     load: loadSearch,
     response: { kind: 'csv', description: `CSV with the columns ${RECORD_COLUMNS.join(', ')}` },
     async handler(ctx, { found }, { db }) {
-      const batches = searchRepository(db).recordCsvLines(found.search.id);
-      async function* lines() {
-        yield csvLine(RECORD_COLUMNS);
-        yield* batches;
-      }
       ctx.type = 'text/csv; charset=utf-8';
       ctx.set('Content-Disposition', `attachment; filename="search-${found.search.id}-records.csv"`);
-      // One batch buffered at a time (Readable.from would otherwise read 16 batches ahead).
-      ctx.body = Readable.from(lines(), { highWaterMark: 1 });
+      ctx.body = await searchRepository(db).recordsCsv(found.search.id, csvLine(RECORD_COLUMNS));
     },
   }),
 ];

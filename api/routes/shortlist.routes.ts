@@ -1,10 +1,8 @@
-import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { csvLine } from '../../src/domain/csv';
 import { projectParams } from '../../src/projects/projects.schemas';
 import { membersAddedResource, shareUrl } from '../../src/shortlist/shortlist.presenter';
 import { addMembersBody, memberParams, memberRemoved, membersAdded, shareLink, shortlistMember } from '../../src/shortlist/shortlist.schemas';
-import { addMembers, MEMBER_COLUMNS, removeMember, shortlistCount, shortlistMembers } from '../../src/shortlist/shortlist.service';
+import { addMembers, MEMBER_COLUMNS, removeMember, shortlistCount, shortlistCsv, shortlistMembers } from '../../src/shortlist/shortlist.service';
 import { authOf } from '../context';
 import { sendData } from '../respond';
 import { defineRoute } from '../route-def';
@@ -43,10 +41,9 @@ export const shortlistRoutes = [
     load: loadProject,
     response: { kind: 'csv', description: `CSV with the columns ${MEMBER_COLUMNS.join(', ')}` },
     async handler(ctx, { found: { project } }, { db }) {
-      const members = await shortlistMembers(db, project.id);
       ctx.type = 'text/csv; charset=utf-8';
       ctx.set('Content-Disposition', `attachment; filename="project-${project.id}-shortlist.csv"`);
-      ctx.body = Readable.from([csvLine(MEMBER_COLUMNS), ...members.map((m) => csvLine(MEMBER_COLUMNS.map((c) => m[c])))]);
+      ctx.body = await shortlistCsv(db, project.id);
     },
   }),
   defineRoute({

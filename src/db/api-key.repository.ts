@@ -28,6 +28,17 @@ export interface KeyWithWorkspace {
    * it, `authenticate_key`); absent where the key was read without them.
    */
   credentialProviders?: readonly string[];
+  /**
+   * The version of the search the request's path names, read with the key (`authenticate_key`):
+   * null when the workspace has no such search; absent where it was not read.
+   */
+  searchVersion?: SearchVersion | null;
+}
+
+/** What changes with every change of a search or its people (searches.updated_at, see searches_touch). */
+export interface SearchVersion {
+  status: 'queued' | 'running' | 'complete' | 'failed';
+  updated_at: Date;
 }
 
 export interface NewKey {

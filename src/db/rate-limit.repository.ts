@@ -1,4 +1,4 @@
-import { reviveKeyWithWorkspace, type KeyWithWorkspace } from './api-key.repository';
+import { reviveKeyWithWorkspace, type KeyWithWorkspace, type SearchVersion } from './api-key.repository';
 import type { Db } from './knex';
 
 export interface RateLimitBucket {
@@ -39,15 +39,33 @@ export function rateLimitRepository(db: Db) {
     },
     /**
      * The key (by hash) with its workspace and, when the key is usable, its request counted on the
-     * key and workspace buckets: one round trip (the `authenticate_key` function).
+     * key and workspace buckets and the version of the search `searchId` names (null: none of the
+     * workspace): one round trip (the `authenticate_key` function).
      */
-    async authenticate(keyHash: string, now = Date.now()): Promise<{ found?: KeyWithWorkspace; usable: boolean; limit?: RateLimitResult }> {
-      const windowStart = new Date(Math.floor(now / WINDOW_MS) * WINDOW_MS);
-      const { rows } = await db.raw('select key, workspace, allowed, counts from authenticate_key(?, ?)', [keyHash, windowStart]);
-      const row = rows[0] as { key: Record<string, unknown> | null; workspace: Record<string, unknown>; allowed: boolean | null; counts: number[] | null };
+    async authenticate(
+      keyHash: string,
+      opts: { now?: number; searchId?: string } = {},
+    ): Promise<{ found?: KeyWithWorkspace; usable: boolean; limit?: RateLimitResult }> {
+      const windowStart = new Date(Math.floor((opts.now ?? Date.now()) / WINDOW_MS) * WINDOW_MS);
+      const { rows } = await db.raw('select key, workspace, allowed, counts, search from authenticate_key(?, ?, ?)', [
+        keyHash,
+        windowStart,
+        opts.searchId ?? null,
+      ]);
+      const row = rows[0] as {
+        key: Record<string, unknown> | null;
+        workspace: Record<string, unknown>;
+        allowed: boolean | null;
+        counts: number[] | null;
+        search: { status: SearchVersion['status']; updated_at: string } | null;
+      };
       if (!row.key) return { usable: false };
       const { credential_providers: credentialProviders, ...workspace } = row.workspace;
-      const found = { ...reviveKeyWithWorkspace(row.key, workspace), credentialProviders: credentialProviders as string[] | undefined };
+      const found: KeyWithWorkspace = {
+        ...reviveKeyWithWorkspace(row.key, workspace),
+        credentialProviders: credentialProviders as string[] | undefined,
+        ...(opts.searchId === undefined ? {} : { searchVersion: row.search && { status: row.search.status, updated_at: new Date(row.search.updated_at) } }),
+      };
       if (row.allowed === null) return { found, usable: false };
       const buckets = [
         { name: 'key', limit: found.key.rate_limit_per_minute },

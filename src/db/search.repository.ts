@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+import { copyCsv } from './copy-csv';
 import type { Db } from './knex';
 import type { ResolvedCriteria } from '../domain/criteria';
 import type { ScoringWeights } from '../domain/scoring';
@@ -91,14 +93,17 @@ export type SearchChanges = Partial<
 >;
 
 /**
- * The Records CSV line of every person of a seq range (columns in RECORD_COLUMNS order,
- * CRLF-terminated), joined from the fragments stored with each row (migration 1100): the export
- * handles one string per row and no profile objects, which keeps it fast and small in memory.
+ * The Records CSV rows (columns in RECORD_COLUMNS order), as `COPY … WITH CSV` writes them: the
+ * cells after page and candidate_id are stored with each row, formula-neutralised by csv_cell
+ * (migration 20261125000300), so COPY only quotes stored text.
  */
-const RECORD_CSV_SQL = `
-  select concat_ws(',', sp.status, coalesce(sp.score::text, ''), (sp.page + 1)::text, sp.csv_person, sp.candidate_id::text, sp.csv_profile) || E'\r\n' as line
+export const RECORD_CSV_SQL = `
+  select sp.status, sp.score, sp.page + 1, sp.csv_first_name, sp.csv_last_name, sp.csv_title, sp.csv_company, sp.csv_location,
+         sp.csv_network_url, sp.csv_open_profile, sp.csv_premium, sp.csv_summary, sp.candidate_id, sp.csv_about,
+         sp.csv_experience_history, sp.csv_education, sp.csv_skills, sp.csv_certifications, sp.csv_languages, sp.csv_projects,
+         sp.csv_connections
     from search_people sp
-   where sp.search_id = ? and sp.seq > ? and sp.seq <= ?
+   where sp.search_id = ?
    order by sp.seq`;
 
 /** A person of the people list with its JSON columns still as text. */
@@ -227,28 +232,9 @@ export function searchRepository(db: Db) {
       );
       return { people: rows, total: rows.length ? Number(rows[0].total) : 0 };
     },
-    /**
-     * Records CSV lines in order, in batches of seq ranges. seq is dense (1..n), so batches are
-     * independent: a few are built by Postgres at once (the formatting is the expensive part) and
-     * handed out in order.
-     */
-    async *recordCsvLines(searchId: string, batch = 1000, parallel = 3): AsyncGenerator<string> {
-      const [{ last }] = await db('search_people').where({ search_id: searchId }).max({ last: 'seq' });
-      const batches = Math.ceil(Number(last ?? 0) / batch);
-      const fetch = (k: number): Promise<string> => {
-        const query = Promise.resolve(db.raw(RECORD_CSV_SQL, [searchId, k * batch, (k + 1) * batch])).then((r) =>
-          (r.rows as { line: string }[]).map((row) => row.line).join(''),
-        );
-        query.catch(() => undefined); // a prefetch the consumer never awaits must not be an unhandled rejection
-        return query;
-      };
-      const inflight: Promise<string>[] = [];
-      for (let k = 0; k < Math.min(parallel, batches); k++) inflight.push(fetch(k));
-      for (let k = 0; k < batches; k++) {
-        const lines = await inflight.shift()!;
-        if (k + parallel < batches) inflight.push(fetch(k + parallel));
-        yield lines;
-      }
+    /** records.csv: the header, then every person in order, streamed from COPY (see copyCsv). */
+    recordsCsv(searchId: string, header: string): Promise<Readable> {
+      return copyCsv(db, header, RECORD_CSV_SQL, [searchId]);
     },
     /**
      * Every person returned, in order, in batches by seq (constant memory for exports). The next

@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+import { copyCsv } from './copy-csv';
 import type { Db } from './knex';
 
 export type ShortlistSource = 'api' | 'app' | 'search' | 'expansion' | 'scoring' | 'database_pass';
@@ -21,6 +23,22 @@ export interface MemberRow {
 }
 
 /**
+ * A project's members with the summary and score of the search row that describes them best: the
+ * row of the search that added them when there is one, else their latest scored row in the project.
+ */
+const membersSql = (columns: string) => `
+  select ${columns}
+    from shortlist_members m
+    left join lateral (
+      select sp.summary, sp.score from search_people sp
+       where sp.candidate_id = m.candidate_id
+       order by (sp.search_id = m.search_id) desc nulls last, (sp.status = 'scored') desc, sp.read_at desc nulls last
+       limit 1
+    ) p on true
+   where m.project_id = ?
+   order by m.added_at, m.candidate_id`;
+
+/**
  * Projects' shortlists (shortlist_members). Changes of one project's list serialise on its project
  * row: callers take `projectRepository(trx).lock(projectId)` first in the same transaction.
  */
@@ -31,20 +49,26 @@ export function shortlistRepository(db: Db) {
      * when there is one, else their latest scored row in the project.
      */
     async members(projectId: string): Promise<MemberRow[]> {
-      const { rows } = await db.raw(
-        `select m.candidate_id, m.search_id, m.added_at, m.source, p.summary, p.score
-           from shortlist_members m
-           left join lateral (
-             select sp.summary, sp.score from search_people sp
-              where sp.candidate_id = m.candidate_id
-              order by (sp.search_id = m.search_id) desc nulls last, (sp.status = 'scored') desc, sp.read_at desc nulls last
-              limit 1
-           ) p on true
-          where m.project_id = ?
-          order by m.added_at, m.candidate_id`,
-        [projectId],
-      );
+      const { rows } = await db.raw(membersSql('m.candidate_id, m.search_id, m.added_at, m.source, p.summary, p.score'), [projectId]);
       return rows;
+    },
+    /**
+     * shortlist.csv: the header, then the members as `members` reads them and shortlistMembers
+     * shows them, in MEMBER_COLUMNS order, streamed from COPY (see copyCsv): text cells through
+     * csv_cell, empty text as null (COPY writes '' as ""), added_at as toISOString writes it.
+     */
+    membersCsv(projectId: string, header: string): Promise<Readable> {
+      const cell = (text: string) => `nullif(csv_cell(${text}), '')`;
+      const columns = [
+        'm.candidate_id',
+        cell(`(p.summary->>'first_name') || ' ' || (p.summary->>'last_name')`),
+        ...['title', 'company', 'location', 'network_url'].map((field) => cell(`p.summary->>'${field}'`)),
+        'p.score',
+        'm.search_id',
+        `to_char(m.added_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+        'm.source',
+      ];
+      return copyCsv(db, header, membersSql(columns.join(', ')), [projectId]);
     },
     async count(projectId: string): Promise<number> {
       const [{ n }] = await db('shortlist_members').where({ project_id: projectId }).count({ n: '*' });

@@ -15,9 +15,14 @@ export const SQL_SOURCES = [
   'record-webhook-attempt',
   'csv-cell',
   'csv-field',
+  // The records CSV fragments (migrations 1100 and 20261125000000 apply them; 20261125000300 drops
+  // them for the cells below): kept so those migrations keep meaning what they did.
   'search-people-csv-person',
   'search-people-csv-profile',
   'search-people-csv',
+  'search-people-csv-person-cells',
+  'search-people-csv-profile-cells',
+  'search-people-csv-cells',
   'people-revision-bump',
 ] as const;
 

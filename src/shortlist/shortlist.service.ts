@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type { Db } from '../db/knex';
 import { projectRepository } from '../db/project.repository';
 import { searchPeopleRepository } from '../db/search-people.repository';
 import { shortlistRepository, type MemberRow, type ShortlistSource } from '../db/shortlist.repository';
+import { csvLine } from '../domain/csv';
 import { AppError } from '../domain/errors';
 import { isUuid } from '../domain/ids';
 import { writeEvent } from '../events/outbox';
@@ -57,6 +59,11 @@ export async function shortlistMembers(db: Db, projectId: string): Promise<Short
     added_at: new Date(r.added_at).toISOString(),
     source: r.source,
   }));
+}
+
+/** shortlist.csv (RFC 4180, CRLF), streamed from Postgres. */
+export function shortlistCsv(db: Db, projectId: string): Promise<Readable> {
+  return shortlistRepository(db).membersCsv(projectId, csvLine(MEMBER_COLUMNS));
 }
 
 export function shortlistCount(db: Db, projectId: string): Promise<number> {

@@ -9,8 +9,9 @@ import { startTestStack, type TestStack } from '../support/stack';
 /**
  * CSV formula injection (OWASP): profile text comes from third parties, so a cell of records.csv or
  * shortlist.csv that starts with = + - @, a tab or a CR is written with a leading '. The records
- * CSV's cells are written by Postgres (csv_cell/csv_field, the search_people_csv trigger), the
- * shortlist's by src/domain/csv.ts: both are held to the same answers here.
+ * CSV's cells are stored by Postgres (csv_cell, the search_people_csv_cells trigger), the
+ * shortlist's are selected through csv_cell by its COPY query: both CSVs and the SQL and
+ * TypeScript rules are held to the same answers here.
  */
 
 /** A People Data Labs record whose text would run as formulas in a spreadsheet. */
