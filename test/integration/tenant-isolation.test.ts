@@ -113,7 +113,11 @@ async function bCountsWritten() {
 /** Every row of every table that names one of B's records, as one comparable value. */
 async function snapshotB(): Promise<string> {
   const parts = await Promise.all(
-    tables.map(async ({ table, column, scope }) => [`${table}.${column}`, await stack.db(table).whereIn(column, bScope[scope]).orderByRaw('1')]),
+    // Ordered by the whole row: rows equal in their first column (usage_counts' workspace_id) came back in another order once.
+    tables.map(async ({ table, column, scope }) => [
+      `${table}.${column}`,
+      await stack.db(table).whereIn(column, bScope[scope]).orderByRaw('??::text', [table]),
+    ]),
   );
   return JSON.stringify(parts);
 }
