@@ -16,7 +16,7 @@ import { waitFor } from '../src/dev/processes';
 import { stackSecretsKey, startProdStack, type Component } from '../src/dev/prod-stack';
 import { PDL_GOOD_KEY, person, startPdlFake } from '../test/fakes/pdl-fake';
 import { makeTestCert, startHttpsReceiver, type HttpsReceiver } from '../test/support/https-receiver';
-import { benchKeyHeaders, log, ROOT } from './lib';
+import { benchKeyHeaders, log, ROOT, runBench } from './lib';
 
 /**
  * `npm run chaos`: fault runs on the production-like stack (src/dev/prod-stack.ts). Under a steady
@@ -404,10 +404,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    process.stderr.write(`chaos failed: ${err?.stack ?? err}\n`);
-    process.exit(1);
-  },
-);
+runBench(main, 'chaos');

@@ -9,7 +9,7 @@ import { workspaceRepository } from '../src/db/workspace.repository';
 import { waitFor } from '../src/dev/processes';
 import { builtinProfileData } from '../src/providers/builtin-profile-data';
 import { builtinWebSearch } from '../src/providers/builtin-web-search';
-import { benchKeyHeaders, cpuMeter, log, percentile, productionArgs, productionEnv, ROOT, startBenchStack, statementTimes } from './lib';
+import { benchKeyHeaders, cpuMeter, log, percentile, productionArgs, productionEnv, ROOT, startBenchStack, statementTimes, runBench } from './lib';
 
 /**
  * The built-in data endpoints (`npm run bench -- data`): POST /data/people/search on the 1M-person
@@ -216,7 +216,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
-  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+runBench(main);

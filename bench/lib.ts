@@ -333,3 +333,14 @@ export async function statementTimes(db: Db) {
     },
   };
 }
+
+/** Runs a bench's main and exits with its code (0 when it returns nothing), printing a failure's stack. */
+export function runBench(main: () => Promise<number | void>, name = 'bench'): void {
+  main().then(
+    (code) => process.exit(code ?? 0),
+    (err) => {
+      process.stderr.write(`${name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -5,7 +5,7 @@ import { createDb } from '../src/db/knex';
 import { projectRepository } from '../src/db/project.repository';
 import { workspaceRepository } from '../src/db/workspace.repository';
 import { freePort, waitFor } from '../src/dev/processes';
-import { cpuMs, load, log, productionArgs, productionEnv, ROOT, startBenchStack, benchKeyHeaders } from './lib';
+import { cpuMs, load, log, productionArgs, productionEnv, ROOT, startBenchStack, benchKeyHeaders, runBench } from './lib';
 
 /**
  * What the metrics middleware costs (`npm run bench -- metrics`): GET /searches/{id}/people
@@ -103,10 +103,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    process.stderr.write(`bench failed: ${err?.stack ?? err}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -5,7 +5,7 @@ import { createDb } from '../src/db/knex';
 import { projectRepository } from '../src/db/project.repository';
 import { workspaceRepository } from '../src/db/workspace.repository';
 import { freePort, waitFor } from '../src/dev/processes';
-import { ROOT, load, log, percentile, productionArgs, productionEnv, startBenchStack, benchKeyHeaders } from './lib';
+import { ROOT, load, log, percentile, productionArgs, productionEnv, startBenchStack, benchKeyHeaders, runBench } from './lib';
 
 /**
  * Request counting on the hot read path (`npm run bench -- people`): GET /searches/{id}/people
@@ -85,10 +85,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    process.stderr.write(`bench failed: ${err?.stack ?? err}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -17,7 +17,7 @@ import { workspaceRepository } from '../src/db/workspace.repository';
 import { createProgressWriter, progressLine } from '../src/cli/progress';
 import { waitFor } from '../src/dev/processes';
 import { extractCriteria } from '../src/domain/jd-extractor';
-import { benchKeyHeaders, log, productionArgs, productionEnv, ROOT, startBenchStack } from './lib';
+import { benchKeyHeaders, log, productionArgs, productionEnv, ROOT, startBenchStack, runBench } from './lib';
 import { CUTOFF, expGain, gradesOf, idealGrades, keywordBaseline, linGain, loadBriefs, ndcg, type Brief, type BriefLabels } from './quality/grader';
 
 /**
@@ -348,10 +348,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -30,6 +30,7 @@ import {
   benchKeyHeaders,
   cpuMs,
   tracingSettings,
+  runBench,
 } from './lib';
 
 /**
@@ -380,10 +381,4 @@ async function tracingCost(opts: {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    process.stderr.write(`bench failed: ${err?.stack ?? err}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -9,7 +9,19 @@ import { writeEvent } from '../src/events/outbox';
 import { makeTestCert, startHttpsReceiver, type HttpsReceiver } from '../test/support/https-receiver';
 import { deliveryHeaders, envelopeBody } from '../src/webhooks/delivery';
 import { postWebhook } from '../src/webhooks/sender';
-import { ROOT, anchorReport, cpuMeter, log, percentile, productionArgs, productionEnv, startBenchStack, benchKeyHeaders, tracingSettings } from './lib';
+import {
+  ROOT,
+  anchorReport,
+  cpuMeter,
+  log,
+  percentile,
+  productionArgs,
+  productionEnv,
+  startBenchStack,
+  benchKeyHeaders,
+  tracingSettings,
+  runBench,
+} from './lib';
 
 /**
  * Webhook figures on this machine (`npm run bench -- webhooks`): 1,000 events fanned out
@@ -242,10 +254,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (err) => {
-    process.stderr.write(`bench failed: ${err?.stack ?? err}\n`);
-    process.exit(1);
-  },
-);
+runBench(main);
