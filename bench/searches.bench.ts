@@ -49,6 +49,8 @@ import {
  */
 
 const CORPUS = Number(process.env.BENCH_CORPUS_SIZE ?? 1_000_000);
+/** BENCH_PARTS=pass,people,tracing,csv (default all) runs only some parts; without `pass` one pass still runs, for the people reads to read. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'pass,people,tracing,csv').split(',').map((p) => p.trim()));
 
 /** A 100k-row search made directly from the people table (bulk fixture for the CSV export). */
 async function bulkSearch(db: Db, workspaceId: string, projectId: string, rows: number): Promise<string> {
@@ -164,7 +166,8 @@ async function main(): Promise<void> {
     // The first pass after start pays for cold caches (Postgres buffers, the workflow sandbox);
     // it is shown apart and the six measured passes come after it. Each metro runs both ways,
     // one after the other, in projects of their own (a project's candidates are shared).
-    const metros = ['seattle', 'san-francisco-bay-area', 'new-york-city', 'london', 'berlin', 'bangalore', 'chicago'];
+    const allMetros = ['seattle', 'san-francisco-bay-area', 'new-york-city', 'london', 'berlin', 'bangalore', 'chicago'];
+    const metros = PARTS.has('pass') ? allMetros : allMetros.slice(0, 1);
     const passTimes: number[] = [];
     const inProcessTimes: number[] = [];
     let sampleSearch = '';
@@ -195,28 +198,7 @@ async function main(): Promise<void> {
         `  ${metro.padEnd(24)} ${status} in ${(ms / 1000).toFixed(2)} s (profiles_read ${record!.profiles_read}); in-process ${(inProcessMs / 1000).toFixed(2)} s${i === 0 ? '  ← cold first pass, not counted' : ''}`,
       );
     }
-    const [temporalMedian, inProcessMedian] = [median(passTimes) / 1000, median(inProcessTimes) / 1000];
-    log(`  through Temporal: median ${temporalMedian.toFixed(2)} s, max ${(Math.max(...passTimes) / 1000).toFixed(2)} s`);
-    report.figure({
-      name: 'pass launch → complete (HTTP launch, Temporal, 20 ms status polls), median',
-      value: temporalMedian,
-      unit: 's',
-      anchor: { name: 'the same launch and activity code in a loop without Temporal', value: inProcessMedian },
-      better: 'lower',
-    });
-    const share = 1 - inProcessMedian / temporalMedian;
-    report.target(
-      'pass median through Temporal < 1 s',
-      `${temporalMedian.toFixed(2)} s`,
-      temporalMedian < 1,
-      'the pass work itself (see the in-process anchor) on a shared 2-core host',
-    );
-    report.target(
-      "Temporal's share of a pass ≤ 25 % (1 − in-process / through Temporal)",
-      `${(share * 100).toFixed(0)} %`,
-      share <= 0.25,
-      'a workflow task plus an activity task and its completion for the slot claim, each of the 8 pages and the completion, through the dev server; plus the HTTP launch and 20 ms polling',
-    );
+    if (PARTS.has('pass')) reportPasses(report, passTimes, inProcessTimes);
 
     // People reads against a bare Koa server holding the same bytes, alternating (ABAB) so drift
     // on the shared machine hits both alike.
@@ -225,7 +207,7 @@ async function main(): Promise<void> {
     for (const withProfile of [false, true]) bodies[`/v1${pathOf(withProfile)}`] = await (await fetch(`${base}${pathOf(withProfile)}`, { headers })).text();
     const bare = await startBareKoa(infra.group, bodies);
     const statements = await statementTimes(db);
-    for (const withProfile of [false, true]) {
+    for (const withProfile of PARTS.has('people') ? [false, true] : []) {
       log(`\n== GET /searches/{id}/people?limit=100&profile=${withProfile}, 20 clients: API vs bare Koa with the same bytes (2 × 8 s each, alternating) ==`);
       const url = { api: `${base}${pathOf(withProfile)}`, bare: `${bare.url}/v1${pathOf(withProfile)}` };
       await load(url.api, headers, 20, 3); // warm-up
@@ -258,65 +240,104 @@ async function main(): Promise<void> {
       report.target(`people reads, profile=${withProfile}: p99 < 100 ms (worst round)`, `${p99.toFixed(1)} ms`, p99 < 100);
     }
 
-    await tracingCost({ infra, env, headers, report, peoplePath: pathOf(false) });
+    if (PARTS.has('tracing')) await tracingCost({ infra, env, headers, report, peoplePath: pathOf(false) });
 
-    log("\n== records.csv of a 100k-row search (a fresh API process, so its peak RSS is the export's) vs COPY … TO STDOUT WITH CSV ==");
-    log(`  (the API process of the load tests above peaked at ${peakRssMb(api.pid!).toFixed(0)} MB RSS)`);
-    const bulkProject = await projectRepository(db).create(workspace.id, 'Bench export');
-    const bulk = await bulkSearch(db, workspace.id, bulkProject.id, 100_000);
-    const exportPort = await freePort();
-    const exportApi = infra.group.spawn('api-export', process.execPath, productionArgs('api/server'), {
-      env: { ...env, PORT: String(exportPort) },
-      cwd: ROOT,
-      quiet: true,
-    });
-    const exportBase = `http://127.0.0.1:${exportPort}/v1`;
-    await waitFor('export api', async () => (await fetch(`${exportBase}/health`)).ok, 60_000, 200);
-    const rssBefore = peakRssMb(exportApi.pid!);
-    // The anchor: Postgres's own CSV writer over the same query the export streams (RECORD_CSV_SQL),
-    // read by a bare pg client in this process, alternating with the API.
-    const copyCsv = async () => {
-      const conn = await db.client.acquireConnection();
-      try {
-        return await drain(conn.query(copyTo(db.raw(`copy (${RECORD_CSV_SQL}) to stdout with (format csv)`, [bulk]).toQuery())));
-      } finally {
-        await db.client.releaseConnection(conn);
-      }
-    };
-    const apiCsv = async () => drain((await fetch(`${exportBase}/searches/${bulk}/records.csv`, { headers })).body!);
-    const csvRuns: Record<'api' | 'copy', { bytes: number; seconds: number }[]> = { api: [], copy: [] };
-    let firstExportRss = 0;
-    for (const which of ['api', 'copy', 'copy', 'api'] as const) {
-      const r = which === 'api' ? await apiCsv() : await copyCsv();
-      csvRuns[which].push(r);
-      if (which === 'api' && csvRuns.api.length === 1) firstExportRss = peakRssMb(exportApi.pid!);
-      log(
-        `  ${which.padEnd(4)} 100,000 rows, ${(r.bytes / 1e6).toFixed(0)} MB in ${r.seconds.toFixed(2)} s = ${(100_000 / r.seconds).toFixed(0)} rows/s${which === 'api' ? `; API peak RSS so far ${peakRssMb(exportApi.pid!).toFixed(0)} MB` : ''}`,
-      );
-    }
-    const rowsPerSecond = (which: 'api' | 'copy') => (100_000 * csvRuns[which].length) / csvRuns[which].reduce((sum, r) => sum + r.seconds, 0);
-    report.figure({
-      name: 'records.csv, 100k rows',
-      value: rowsPerSecond('api'),
-      unit: 'rows/s',
-      anchor: { name: 'COPY (the same query) TO STDOUT WITH CSV, read by a bare pg client', value: rowsPerSecond('copy') },
-      better: 'higher',
-      goal: 0.8,
-      limits: 'the API process: LF to CRLF row ends (a native scan per quote and newline) and HTTP chunking, on the cores Postgres and the client share',
-    });
-    report.target(
-      'records.csv: API peak RSS < 200 MB during one export (fresh process)',
-      `${firstExportRss.toFixed(0)} MB (at start ${rssBefore.toFixed(0)} MB; ${peakRssMb(exportApi.pid!).toFixed(0)} MB after the second export)`,
-      firstExportRss < 200,
-      'garbage not yet collected: V8 lets the heap grow while memory is free',
-    );
-    // The kept database must not grow by 100k rows per run.
-    await db('searches').where({ id: bulk }).delete();
+    log(`\n  (the API process of the load tests above peaked at ${peakRssMb(api.pid!).toFixed(0)} MB RSS)`);
+    if (PARTS.has('csv')) await csvExport({ db, infra, env, headers, workspaceId: workspace.id, report });
     report.print();
   } finally {
     await db.destroy();
     await infra.stop();
   }
+}
+
+/** records.csv of a 100k-row search from a fresh API process beside COPY of the same query, and that process's peak RSS. */
+async function csvExport(opts: {
+  db: Db;
+  infra: Awaited<ReturnType<typeof startBenchStack>>['infra'];
+  env: NodeJS.ProcessEnv;
+  headers: Record<string, string>;
+  workspaceId: string;
+  report: ReturnType<typeof anchorReport>;
+}): Promise<void> {
+  const { db, infra, env, headers, report } = opts;
+  log("\n== records.csv of a 100k-row search (a fresh API process, so its peak RSS is the export's) vs COPY … TO STDOUT WITH CSV ==");
+  const bulkProject = await projectRepository(db).create(opts.workspaceId, 'Bench export');
+  const bulk = await bulkSearch(db, opts.workspaceId, bulkProject.id, 100_000);
+  const exportPort = await freePort();
+  const exportApi = infra.group.spawn('api-export', process.execPath, productionArgs('api/server'), {
+    env: { ...env, PORT: String(exportPort) },
+    cwd: ROOT,
+    quiet: true,
+  });
+  const exportBase = `http://127.0.0.1:${exportPort}/v1`;
+  await waitFor('export api', async () => (await fetch(`${exportBase}/health`)).ok, 60_000, 200);
+  const rssBefore = peakRssMb(exportApi.pid!);
+  // The anchor: Postgres's own CSV writer over the same query the export streams (RECORD_CSV_SQL),
+  // read by a bare pg client in this process, alternating with the API.
+  const copyCsv = async () => {
+    const conn = await db.client.acquireConnection();
+    try {
+      return await drain(conn.query(copyTo(db.raw(`copy (${RECORD_CSV_SQL}) to stdout with (format csv)`, [bulk]).toQuery())));
+    } finally {
+      await db.client.releaseConnection(conn);
+    }
+  };
+  const apiCsv = async () => drain((await fetch(`${exportBase}/searches/${bulk}/records.csv`, { headers })).body!);
+  const csvRuns: Record<'api' | 'copy', { bytes: number; seconds: number }[]> = { api: [], copy: [] };
+  let firstExportRss = 0;
+  for (const which of ['api', 'copy', 'copy', 'api'] as const) {
+    const r = which === 'api' ? await apiCsv() : await copyCsv();
+    csvRuns[which].push(r);
+    if (which === 'api' && csvRuns.api.length === 1) firstExportRss = peakRssMb(exportApi.pid!);
+    log(
+      `  ${which.padEnd(4)} 100,000 rows, ${(r.bytes / 1e6).toFixed(0)} MB in ${r.seconds.toFixed(2)} s = ${(100_000 / r.seconds).toFixed(0)} rows/s${which === 'api' ? `; API peak RSS so far ${peakRssMb(exportApi.pid!).toFixed(0)} MB` : ''}`,
+    );
+  }
+  const rowsPerSecond = (which: 'api' | 'copy') => (100_000 * csvRuns[which].length) / csvRuns[which].reduce((sum, r) => sum + r.seconds, 0);
+  report.figure({
+    name: 'records.csv, 100k rows',
+    value: rowsPerSecond('api'),
+    unit: 'rows/s',
+    anchor: { name: 'COPY (the same query) TO STDOUT WITH CSV, read by a bare pg client', value: rowsPerSecond('copy') },
+    better: 'higher',
+    goal: 0.8,
+    limits: 'the API process: LF to CRLF row ends (a native scan per quote and newline) and HTTP chunking, on the cores Postgres and the client share',
+  });
+  report.target(
+    'records.csv: API peak RSS < 200 MB during one export (fresh process)',
+    `${firstExportRss.toFixed(0)} MB (at start ${rssBefore.toFixed(0)} MB; ${peakRssMb(exportApi.pid!).toFixed(0)} MB after the second export)`,
+    firstExportRss < 200,
+    'garbage not yet collected: V8 lets the heap grow while memory is free',
+  );
+  // The kept database must not grow by 100k rows per run.
+  await db('searches').where({ id: bulk }).delete();
+}
+
+/** The pass figures: the median through Temporal beside the in-process median, and Temporal's share. */
+function reportPasses(report: ReturnType<typeof anchorReport>, passTimes: number[], inProcessTimes: number[]): void {
+  const [temporalMedian, inProcessMedian] = [median(passTimes) / 1000, median(inProcessTimes) / 1000];
+  log(`  through Temporal: median ${temporalMedian.toFixed(2)} s, max ${(Math.max(...passTimes) / 1000).toFixed(2)} s`);
+  report.figure({
+    name: 'pass launch → complete (HTTP launch, Temporal, 20 ms status polls), median',
+    value: temporalMedian,
+    unit: 's',
+    anchor: { name: 'the same launch and activity code in a loop without Temporal', value: inProcessMedian },
+    better: 'lower',
+  });
+  const share = 1 - inProcessMedian / temporalMedian;
+  report.target(
+    'pass median through Temporal < 1 s',
+    `${temporalMedian.toFixed(2)} s`,
+    temporalMedian < 1,
+    'the pass work itself (see the in-process anchor) on a shared 2-core host',
+  );
+  report.target(
+    "Temporal's share of a pass ≤ 25 % (1 − in-process / through Temporal)",
+    `${(share * 100).toFixed(0)} %`,
+    share <= 0.25,
+    'a workflow task plus an activity task and its completion for the slot claim, each of the 8 pages and the completion, through the dev server; plus the HTTP launch and 20 ms polling',
+  );
 }
 
 /**
