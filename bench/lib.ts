@@ -183,6 +183,23 @@ export function cpuMeter(processes: Record<string, number | undefined>) {
   };
 }
 
+/** CPU per named process summed over chosen intervals only (`start(count)` … `stop()`), per unit of work. */
+export function cpuTally(processes: Record<string, number | undefined>) {
+  const names = Object.keys(processes).filter((n) => processes[n]);
+  const total = Object.fromEntries(names.map((n) => [n, 0]));
+  return {
+    start(count = true) {
+      const before = Object.fromEntries(names.map((n) => [n, treeCpuMs(processes[n]!)]));
+      return {
+        stop() {
+          if (count) for (const n of names) total[n] += treeCpuMs(processes[n]!) - before[n];
+        },
+      };
+    },
+    perUnit: (units: number) => names.map((n) => `${n} ${(total[n] / units).toFixed(1)}`).join(', '),
+  };
+}
+
 /**
  * `clients` keep-alive GET clients of `url` for `seconds`; plain node:http (lighter than fetch), since the load
  * generator shares the machine's two cores with the API and Postgres it measures.

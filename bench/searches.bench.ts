@@ -29,6 +29,7 @@ import {
   statementTimes,
   benchKeyHeaders,
   cpuMs,
+  cpuTally,
   tracingSettings,
   runBench,
 } from './lib';
@@ -147,7 +148,7 @@ async function main(): Promise<void> {
     } else report.note(`corpus load: ${have.toLocaleString('en')} people already in .data/bench (delete it to measure the load)`);
     const env = productionEnv({ infra, apiPort });
     const api = infra.group.spawn('api', process.execPath, productionArgs('api/server'), { env, cwd: ROOT, quiet: true });
-    infra.group.spawn('worker', process.execPath, productionArgs('activities/worker'), { env, cwd: ROOT, quiet: true });
+    const worker = infra.group.spawn('worker', process.execPath, productionArgs('activities/worker'), { env, cwd: ROOT, quiet: true });
     const base = `http://127.0.0.1:${apiPort}/v1`;
     await waitFor('api and worker', async () => (await fetch(`${base}/health?worker=true`)).ok, 120_000, 500);
 
@@ -169,36 +170,65 @@ async function main(): Promise<void> {
     const allMetros = ['seattle', 'san-francisco-bay-area', 'new-york-city', 'london', 'berlin', 'bangalore', 'chicago'];
     const metros = PARTS.has('pass') ? allMetros : allMetros.slice(0, 1);
     const passTimes: number[] = [];
+    // CPU each process spends on the passes through Temporal (the in-process anchor's runs excluded).
+    const passCpu = cpuTally({ temporal: infra.temporal?.pid, worker: worker.pid, api: api.pid, postgres: infra.postgres?.pid });
+    const inProcessCpu = cpuTally({ postgres: infra.postgres?.pid });
+    let inProcessBenchCpuMs = 0;
     const inProcessTimes: number[] = [];
     let sampleSearch = '';
     for (const [i, metro] of metros.entries()) {
       const criteria = { family: 'software_engineering', metro, skills: ['TypeScript', 'Kubernetes'], read_budget: 200, target: 200, shortlist_threshold: 100 };
-      const t = performance.now();
-      const launched = await fetch(`${base}/projects/${project.id}/searches`, {
-        method: 'POST',
-        headers: { ...headers, 'Idempotency-Key': `bench-${randomUUID()}` },
-        body: JSON.stringify({ criteria }),
-      }).then((r) => r.json() as Promise<{ data: { id: string } }>);
-      let status = '';
-      let record: { status: string; profiles_read: number } | undefined;
-      while (status !== 'complete' && status !== 'failed') {
-        await new Promise((r) => setTimeout(r, 20));
-        record = ((await (await fetch(`${base}/searches/${launched.data.id}`, { headers })).json()) as { data: { status: string; profiles_read: number } })
-          .data;
-        status = record.status;
+      const throughTemporal = async () => {
+        const t = performance.now();
+        const counting = passCpu.start(i > 0);
+        const launched = await fetch(`${base}/projects/${project.id}/searches`, {
+          method: 'POST',
+          headers: { ...headers, 'Idempotency-Key': `bench-${randomUUID()}` },
+          body: JSON.stringify({ criteria }),
+        }).then((r) => r.json() as Promise<{ data: { id: string } }>);
+        let record = { status: '', profiles_read: 0 };
+        while (record.status !== 'complete' && record.status !== 'failed') {
+          await new Promise((r) => setTimeout(r, 20));
+          record = ((await (await fetch(`${base}/searches/${launched.data.id}`, { headers })).json()) as { data: typeof record }).data;
+        }
+        counting.stop();
+        return { ms: performance.now() - t, id: launched.data.id, record };
+      };
+      const inProcess = async () => {
+        const counting = inProcessCpu.start(i > 0);
+        const cpu = process.cpuUsage();
+        const result = await inProcessPass(db, loadConfig(env), workspace, inProcessProject.id, criteria, base);
+        counting.stop();
+        const used = process.cpuUsage(cpu);
+        if (i > 0) inProcessBenchCpuMs += (used.user + used.system) / 1000;
+        return result;
+      };
+      // Whichever runs second finds the metro's people in Postgres's buffers: the order alternates.
+      let ms: number, id: string, record: { status: string; profiles_read: number }, inProcessMs: number;
+      if (i % 2 === 0) {
+        ({ ms, id, record } = await throughTemporal());
+        inProcessMs = await inProcess();
+      } else {
+        inProcessMs = await inProcess();
+        ({ ms, id, record } = await throughTemporal());
       }
-      const ms = performance.now() - t;
-      const inProcessMs = await inProcessPass(db, loadConfig(env), workspace, inProcessProject.id, criteria, base);
+      const status = record.status;
       if (i > 0) {
         passTimes.push(ms);
         inProcessTimes.push(inProcessMs);
       }
-      sampleSearch = launched.data.id;
+      sampleSearch = id;
       log(
-        `  ${metro.padEnd(24)} ${status} in ${(ms / 1000).toFixed(2)} s (profiles_read ${record!.profiles_read}); in-process ${(inProcessMs / 1000).toFixed(2)} s${i === 0 ? '  ← cold first pass, not counted' : ''}`,
+        `  ${metro.padEnd(24)} ${status} in ${(ms / 1000).toFixed(2)} s (profiles_read ${record.profiles_read}); in-process ${(inProcessMs / 1000).toFixed(2)} s${i === 0 ? '  ← cold first pass, not counted' : ''}`,
       );
     }
-    if (PARTS.has('pass')) reportPasses(report, passTimes, inProcessTimes);
+    if (PARTS.has('pass')) {
+      log(`  CPU ms per pass through Temporal: ${passCpu.perUnit(passTimes.length)}`);
+      log(
+        `  CPU ms per pass in-process: this process ${(inProcessBenchCpuMs / inProcessTimes.length).toFixed(1)}, ${inProcessCpu.perUnit(inProcessTimes.length)}`,
+      );
+      reportPasses(report, passTimes, inProcessTimes);
+    }
 
     // People reads against a bare Koa server holding the same bytes, alternating (ABAB) so drift
     // on the shared machine hits both alike.

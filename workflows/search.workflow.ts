@@ -1,7 +1,16 @@
-import { ApplicationFailure, CancellationScope, ContinueAsNew, isCancellation, proxyActivities, setHandler } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  CancellationScope,
+  ContinueAsNew,
+  isCancellation,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { progressQuery, type SearchProgress } from './messages';
-import { waitForSlot, wakeWaiting, type SlotWaitInput } from './slots';
+import { claimSearchSlot, waitForSlot, wakeWaiting, type SlotWaitInput } from './slots';
 
 const { completeSearchPass, failSearchPass } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -11,6 +20,22 @@ const { completeSearchPass, failSearchPass } = proxyActivities<Activities>({
 const { runSearchPage } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 8 },
+});
+
+/**
+ * Since issue 26 a pass's steps (slot claim, pages, completion) run as local activities: each is
+ * recorded as a marker in the workflow's own task instead of an activity task sent through the
+ * server and back, which was most of Temporal's share of a pass (bench/searches.bench.ts). The
+ * durability is the same: a step's result is kept once recorded, and a step whose result was not
+ * recorded (a crash, a workflow task the server refused) runs again, so every step is idempotent
+ * for its pass, also after the pass closed (pass.service.ts). A local activity cannot heartbeat:
+ * its startToClose bounds a page instead, and the worker keeps the workflow task alive meanwhile.
+ * Passes started before keep their activities (`patched`).
+ */
+export const LOCAL_PASS_STEPS = 'pass-steps-local-activities';
+const localSteps = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 8 },
 });
 
@@ -32,19 +57,20 @@ export async function searchWorkflow(input: SearchPassInput): Promise<SearchProg
   setHandler(progressQuery, () => progress);
   const ref = { searchId: input.searchId, pass: input.pass };
 
+  const steps = patched(LOCAL_PASS_STEPS) ? localSteps : { claimSearchSlot, runSearchPage, completeSearchPass };
   try {
-    await waitForSlot(input);
+    await waitForSlot(input, steps.claimSearchSlot);
     progress.phase = 'running';
     let stopReason = null;
     for (let page = 0; page < MAX_PAGES && !stopReason; page++) {
-      const outcome = await runSearchPage({ ...ref, page });
+      const outcome = await steps.runSearchPage({ ...ref, page });
       progress.pages = page + 1;
       progress.profiles_read = outcome.profilesRead;
       progress.delivered = outcome.delivered;
       progress.shortlisted = outcome.shortlisted;
       stopReason = outcome.stop;
     }
-    const { wake } = await completeSearchPass({ ...ref, stopReason: stopReason ?? 'pool_exhausted' });
+    const { wake } = await steps.completeSearchPass({ ...ref, stopReason: stopReason ?? 'pool_exhausted' });
     progress.phase = 'complete';
     await wakeWaiting(input, wake);
     return progress;

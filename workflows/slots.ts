@@ -3,7 +3,7 @@ import type { Activities } from '../activities';
 import { workflowIds } from '../src/temporal/workflow-ids';
 import { slotFreedSignal } from './messages';
 
-const { claimSearchSlot } = proxyActivities<Activities>({
+export const { claimSearchSlot } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500 milliseconds', maximumInterval: '10 seconds', maximumAttempts: 20 },
 });
@@ -26,16 +26,20 @@ export interface SlotWaitInput {
  * Waits FIFO for one of the workspace's running slots (DESIGN.md §4), for every kind of pass.
  * When the history grows, continues as new with the same input: the workflow id, its search
  * attributes and its queries carry over, and signals keep reaching the latest run. The caller's
- * `catch` must let the ContinueAsNew error through.
+ * `catch` must let the ContinueAsNew error through. `claim`: the claim as an activity (default) or
+ * as a local one (searchWorkflow since issue 26).
  */
-export async function waitForSlot(input: SlotWaitInput): Promise<void> {
+export async function waitForSlot(
+  input: SlotWaitInput,
+  claim: (ref: { searchId: string; pass: number }) => Promise<{ claimed: boolean }> = claimSearchSlot,
+): Promise<void> {
   let woken = false;
   setHandler(slotFreedSignal, () => {
     woken = true;
   });
   const ref = { searchId: input.searchId, pass: input.pass };
   const limit = input.waitRoundsPerRun ?? WAIT_ROUNDS_PER_RUN;
-  for (let round = 1; !(await claimSearchSlot(ref)).claimed; round++) {
+  for (let round = 1; !(await claim(ref)).claimed; round++) {
     if (round >= limit || workflowInfo().continueAsNewSuggested) await continueAsNew(input);
     woken = false;
     await condition(() => woken, '15 seconds'); // a signal wakes us early; the timer heals a lost one

@@ -51,8 +51,11 @@ export async function claimSlot(db: Db, ref: PassRef, baseUrl: string): Promise<
     const search = await searches.find(ref.searchId);
     if (!search) throw new AppError('search_not_found', 404, `search ${ref.searchId} does not exist, cannot start pass ${ref.pass}`);
     const workspace = await workspaceRepository(trx).lock(search.workspace_id);
+    // A claim that runs again (a retried activity, or a local one re-run because its result was
+    // never recorded) finds its pass past `queued`, even closed: it was claimed, and the later
+    // steps see for themselves what state the pass is in.
+    if ((await findPass(trx, ref)).status !== 'queued') return { claimed: true };
     const current = (await searches.find(ref.searchId))!;
-    if (current.status === 'running') return { claimed: true }; // a retried claim
     if (current.status !== 'queued') throw new AppError('search_not_queued', 409, `search ${ref.searchId} is ${current.status}, cannot start pass ${ref.pass}`);
     const running = await searches.runningCount(workspace.id);
     if (running >= (await searchLimits(trx, workspace)).concurrent || (await searches.olderQueuedExists(current))) return { claimed: false };
@@ -86,6 +89,25 @@ const outcomeOf = (search: SearchRow, pass: PassRow, returned: number, read: num
   shortlisted: search.shortlisted,
   stop: stopReasonAfter(search, pass, returned),
 });
+
+/**
+ * A page of a pass that is no longer running reads nothing: a completed pass answers its own stop
+ * (a step re-run after the completion, whose results were not recorded, ends where it ended), a
+ * failed one refuses, so the workflow records the failure rather than a completion.
+ */
+function closedPassOutcome(search: SearchRow, pass: PassRow): PageOutcome | null {
+  if (pass.status === 'running') return null;
+  if (pass.status === 'complete')
+    return {
+      returned: 0,
+      read: 0,
+      profilesRead: search.profiles_read,
+      delivered: search.delivered,
+      shortlisted: search.shortlisted,
+      stop: pass.stop_reason ?? 'pool_exhausted',
+    };
+  throw new AppError('pass_not_running', 409, `pass ${pass.pass} of search ${search.id} is ${pass.status}, not running`);
+}
 
 /**
  * The profiles a page reads, in result order. A source that bills each read (`billedReadBatch`)
@@ -147,6 +169,8 @@ export async function processPage(
       .then((s) => s!),
     findPass(db, ref),
   ]);
+  const closed = closedPassOutcome(search, pass);
+  if (closed) return closed;
   const done = await people.processedPage(ref.searchId, ref.pass, ref.page);
   if (done) return outcomeOf(search, pass, done.returned, done.read);
 
@@ -175,6 +199,8 @@ export async function processPage(
     const shortlist = shortlistRepository(trx);
     const locked = await searches.lock(ref.searchId);
     const lockedPass = await findPass(trx, ref);
+    const closedMeanwhile = closedPassOutcome(locked, lockedPass);
+    if (closedMeanwhile) return closedMeanwhile;
     const again = await peopleTx.processedPage(ref.searchId, ref.pass, ref.page);
     if (again) return outcomeOf(locked, lockedPass, again.returned, again.read);
 
@@ -276,8 +302,10 @@ export async function completePass(db: Db, ref: PassRef & { stopReason: StopReas
   return db.transaction(async (trx) => {
     const searches = searchRepository(trx);
     const search = await searches.lock(ref.searchId);
-    if (search.status === 'running') {
-      const outcome = outcomeFor(search, (await findPass(trx, ref)).criteria);
+    const pass = await findPass(trx, ref);
+    // Only this pass's first completion closes it (a re-run, or a later pass running meanwhile, does not).
+    if (pass.status === 'running') {
+      const outcome = outcomeFor(search, pass.criteria);
       const closed = await searches.close(ref.searchId, { status: 'complete', outcome, stop_reason: ref.stopReason });
       await searchPassRepository(trx).update(ref.searchId, ref.pass, { status: 'complete', outcome, stop_reason: ref.stopReason, closed_at: 'now' });
       await writeEvent(trx, {

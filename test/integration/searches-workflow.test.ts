@@ -71,7 +71,8 @@ describe('the search workflow', () => {
     expect(
       description.typedSearchAttributes
         .getAll()
-        .filter((p) => p.key.name !== 'BuildIds')
+        // Temporal's own: the worker's build ids and the patches the run took (`patched`).
+        .filter((p) => p.key.name !== 'BuildIds' && p.key.name !== 'TemporalChangeVersion')
         .map((p) => `${p.key.name}=${p.value}`)
         .sort(),
     ).toEqual([`ProjectId=${project}`, `SearchId=${done.id}`, `WorkspaceId=${fixture.workspace.id}`]);

@@ -1,3 +1,4 @@
+import { defaultPayloadConverter } from '@temporalio/common';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { WorkflowFailedError } from '@temporalio/client';
@@ -139,7 +140,8 @@ describe('waiting for a slot', () => {
     expect(
       description.typedSearchAttributes
         .getAll()
-        .filter((p) => p.key.name !== 'BuildIds')
+        // Temporal's own: the worker's build ids and the patches the run took (`patched`).
+        .filter((p) => p.key.name !== 'BuildIds' && p.key.name !== 'TemporalChangeVersion')
         .map((p) => `${p.key.name}=${p.value}`)
         .sort(),
     ).toEqual([`ProjectId=${search.project_id}`, `SearchId=${search.id}`, `WorkspaceId=${f.workspace.id}`]);
@@ -190,15 +192,21 @@ describe('waiting for a slot', () => {
       args: [{ searchId: search.id, pass: 1 }],
     });
     await expect(handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
-    const events = (await handle.fetchHistory()).events!;
-    const claims = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'claimSearchSlot');
+    // The claim is a local activity (searchWorkflow since issue 26): its one attempt is a marker.
+    const claims = (await handle.fetchHistory())
+      .events!.map((e) => e.markerRecordedEventAttributes)
+      .filter((m) => m?.markerName === 'core_local_activity')
+      .map((m) => ({
+        data: defaultPayloadConverter.fromPayload<{ activity_type: string; attempt: number }>(m!.details!.data.payloads![0]),
+        failure: m!.failure,
+      }))
+      .filter((c) => c.data.activity_type === 'claimSearchSlot');
     expect(claims).toHaveLength(1);
-    const started = events.find(
-      (e) => e.activityTaskStartedEventAttributes && e.activityTaskStartedEventAttributes.scheduledEventId?.toString() === claims[0].eventId?.toString(),
-    );
-    expect(started!.activityTaskStartedEventAttributes!.attempt).toBe(1);
-    const failure = events.find((e) => e.activityTaskFailedEventAttributes)!.activityTaskFailedEventAttributes!.failure!;
-    expect(failure.applicationFailureInfo).toMatchObject({ type: 'search_not_queued', nonRetryable: true });
+    expect(claims[0].data.attempt).toBe(1);
+    expect(claims[0].failure?.cause?.applicationFailureInfo ?? claims[0].failure?.applicationFailureInfo).toMatchObject({
+      type: 'search_not_queued',
+      nonRetryable: true,
+    });
     expect(await stack.db('search_passes').where({ search_id: search.id, pass: 1 }).first()).toMatchObject({ status: 'failed' });
   });
 });
