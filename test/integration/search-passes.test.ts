@@ -3,6 +3,8 @@ import { creditLedgerRepository } from '../../src/db/credit-ledger.repository';
 import { requestExpansion } from '../../src/searches/expansion.service';
 import { launchSearch } from '../../src/searches/launch.service';
 import { restartStrandedPasses } from '../../src/searches/recovery.service';
+import { claimSlot, completePass, processPage } from '../../src/searches/pass.service';
+import { databaseProfileSource } from '../../src/providers/database-profile-source';
 import { ensureSchedules, scheduleIds } from '../../src/temporal/catalog';
 import { launchBody } from '../../src/searches/searches.schemas';
 import { waitFor } from '../../src/dev/processes';
@@ -361,5 +363,40 @@ describe('stranded passes (booked while Temporal could not be reached)', () => {
     expect(pass.workflow_started_at).toBeInstanceOf(Date);
     expect((await run.describe()).runId).toBe(runId); // the finished run, not a second one
     expect(await balance(f)).toBe(4);
+  });
+});
+
+describe('pass steps run again after the pass closed (local activities whose results were not recorded)', () => {
+  const ref = (searchId: string) => ({ searchId, pass: 1 });
+  const snapshot = async (searchId: string) => ({
+    search: await stack.db('searches').where({ id: searchId }).first('status', 'profiles_read', 'delivered', 'shortlisted', 'pages_fetched', 'outcome'),
+    pass: await stack.db('search_passes').where({ search_id: searchId, pass: 1 }).first('status', 'stop_reason', 'profiles_read'),
+    people: Number((await stack.db('search_people').where({ search_id: searchId }).count({ n: '*' }).first())!.n),
+    events: Number((await stack.db('outbox_events').whereRaw("data->>'search_id' = ?", [searchId]).count({ n: '*' }).first())!.n),
+  });
+
+  it('a completed pass: the claim says claimed, every page answers the pass’s stop, the completion changes nothing', async () => {
+    const f = await workspaceWithKey(stack.db, { credits: 2 });
+    const { search } = await completedSearch(f);
+    const before = await snapshot(search.id);
+    expect(before.pass).toMatchObject({ status: 'complete' });
+    expect(await claimSlot(stack.db, ref(search.id), 'http://x')).toEqual({ claimed: true });
+    for (const page of [0, 1, 5]) {
+      const outcome = await processPage(stack.db, databaseProfileSource(stack.db), { ...ref(search.id), page });
+      expect(outcome).toMatchObject({ read: 0, stop: before.pass.stop_reason });
+    }
+    await completePass(stack.db, { ...ref(search.id), stopReason: 'pool_exhausted' }, 'http://x');
+    expect(await snapshot(search.id)).toEqual(before);
+  });
+
+  it('a failed pass: the claim says claimed, a page refuses (so the workflow records the failure), nothing changes', async () => {
+    const f = await workspaceWithKey(stack.db, { credits: 2 });
+    const { search } = await completedSearch(f);
+    await stack.db('search_passes').where({ search_id: search.id, pass: 1 }).update({ status: 'failed' });
+    const before = await snapshot(search.id);
+    expect(await claimSlot(stack.db, ref(search.id), 'http://x')).toEqual({ claimed: true });
+    await expect(processPage(stack.db, databaseProfileSource(stack.db), { ...ref(search.id), page: 0 })).rejects.toMatchObject({ code: 'pass_not_running' });
+    await completePass(stack.db, { ...ref(search.id), stopReason: 'pool_exhausted' }, 'http://x');
+    expect(await snapshot(search.id)).toEqual(before);
   });
 });
