@@ -172,12 +172,16 @@ export function cpuMeter(processes: Record<string, number | undefined>) {
     return out;
   };
   const start = read();
+  /** CPU ms per unit of work for each process since the meter started. */
+  const values = (units: number): Record<string, number> => {
+    const now = read();
+    return Object.fromEntries(Object.keys(now).map((name) => [name, (now[name] - start[name]) / units]));
+  };
   return {
-    /** CPU ms per unit of work for each process since the meter started. */
+    values,
     perUnit(units: number): string {
-      const now = read();
-      return Object.keys(now)
-        .map((name) => `${name} ${((now[name] - start[name]) / units).toFixed(1)}`)
+      return Object.entries(values(units))
+        .map(([name, ms]) => `${name} ${ms.toFixed(1)}`)
         .join(', ');
     },
   };

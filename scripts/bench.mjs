@@ -3,7 +3,7 @@
 // `npm run bench` alone runs every benchmark, one after the other.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ensureDependencies, ensureTemporalCli, ensureZipkin, ROOT, runTypeScript } from './lib/bootstrap.mjs';
+import { ensureDependencies, ensureTemporalCli, ensureTemporalServer, ensureZipkin, ROOT, runTypeScript } from './lib/bootstrap.mjs';
 
 const name = process.argv[2];
 const available = fs
@@ -19,12 +19,15 @@ try {
   const temporalCli = await ensureTemporalCli();
   // The searches and webhooks benches compare tracing off, 1.0 and 0.1, exporting to a real Zipkin.
   const zipkin = !name || name === 'searches' || name === 'webhooks' ? await ensureZipkin() : null;
+  // The webhooks bench also runs on the production-like stack (Temporal server on PostgreSQL).
+  const temporalServerDir = !name || name === 'webhooks' ? await ensureTemporalServer() : null;
   let code = 0;
   for (const one of name ? [name] : available) {
     if (!name) process.stdout.write(`\n######## npm run bench -- ${one} ########\n`);
     const exit = await runTypeScript(`bench/${one}.bench.ts`, process.argv.slice(3), {
       TEMPORAL_CLI: temporalCli,
       ...(zipkin ? { ZIPKIN_JAVA: zipkin.java, ZIPKIN_JAR: zipkin.jar } : {}),
+      ...(temporalServerDir ? { TEMPORAL_SERVER_DIR: temporalServerDir } : {}),
     });
     code ||= exit;
   }
