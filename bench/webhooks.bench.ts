@@ -206,8 +206,8 @@ async function temporalFloor(address: string, serverPids: Record<string, number 
     );
     return { ...result, cpu };
   } finally {
-    child.stdin.end();
-    child.kill('SIGTERM');
+    // Nothing of it is worth a graceful shutdown (the SDK's would wait on a server that may be gone).
+    child.kill('SIGKILL');
   }
 }
 
