@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from '../../src/logger';
 import type { ApiState } from '../context';
@@ -6,7 +6,17 @@ import type { ApiState } from '../context';
 // A caller-sent id is echoed when it is 1–128 printable ASCII characters (DESIGN.md §3).
 const ACCEPTABLE_REQUEST_ID = /^[\x20-\x7e]{1,128}$/;
 
-export const newRequestId = () => `req_${randomBytes(12).toString('hex')}`;
+// Random bytes are drawn from the OS 4 KiB at a time (one call per 341 ids instead of one each).
+const pool = Buffer.alloc(4096);
+let used = pool.length;
+export const newRequestId = () => {
+  if (used + 12 > pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  used += 12;
+  return `req_${pool.toString('hex', used - 12, used)}`;
+};
 
 /** The fields every log line of a request carries, and its child logger once one was needed. */
 interface RequestLog {

@@ -47,11 +47,10 @@ export function rateLimitRepository(db: Db) {
       opts: { now?: number; searchId?: string } = {},
     ): Promise<{ found?: KeyWithWorkspace; usable: boolean; limit?: RateLimitResult }> {
       const windowStart = new Date(Math.floor((opts.now ?? Date.now()) / WINDOW_MS) * WINDOW_MS);
-      const { rows } = await db.raw('select key, workspace, allowed, counts, search from authenticate_key(?, ?, ?)', [
-        keyHash,
-        windowStart,
-        opts.searchId ?? null,
-      ]);
+      // A named (prepared) statement: each connection parses and plans it once, not per request.
+      const { rows } = await db
+        .raw('select key, workspace, allowed, counts, search from authenticate_key(?, ?, ?)', [keyHash, windowStart, opts.searchId ?? null])
+        .options({ name: 'authenticate_key' });
       const row = rows[0] as {
         key: Record<string, unknown> | null;
         workspace: Record<string, unknown>;
