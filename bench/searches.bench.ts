@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { loadConfig, type Config } from '../src/config';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -316,13 +317,31 @@ async function csvExport(opts: {
       await db.client.releaseConnection(conn);
     }
   };
-  const apiCsv = async () => drain((await fetch(`${exportBase}/searches/${bulk}/records.csv`, { headers })).body!);
+  // Read with plain node:http, as the people reads are: fetch's web streams cost the bench process
+  // (which shares the two cores with the API and Postgres) more than the pg client of the anchor.
+  const apiCsv = () =>
+    new Promise<{ bytes: number; seconds: number }>((resolve, reject) => {
+      const t = performance.now();
+      http
+        .get(`${exportBase}/searches/${bulk}/records.csv`, { headers }, (res) => {
+          let bytes = 0;
+          res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+          res.on('end', () => resolve({ bytes, seconds: (performance.now() - t) / 1000 }));
+          res.on('error', reject);
+        })
+        .on('error', reject);
+    });
+  // The fresh process's first export gives its peak RSS; it also compiles the export's code
+  // paths, so it is shown but not timed against COPY (the anchor's code is warm in this process).
+  const first = await apiCsv();
+  const firstExportRss = peakRssMb(exportApi.pid!);
+  log(
+    `  api  first export of the fresh process: ${(100_000 / first.seconds).toFixed(0)} rows/s, peak RSS ${firstExportRss.toFixed(0)} MB (not timed against COPY)`,
+  );
   const csvRuns: Record<'api' | 'copy', { bytes: number; seconds: number }[]> = { api: [], copy: [] };
-  let firstExportRss = 0;
   for (const which of ['api', 'copy', 'copy', 'api'] as const) {
     const r = which === 'api' ? await apiCsv() : await copyCsv();
     csvRuns[which].push(r);
-    if (which === 'api' && csvRuns.api.length === 1) firstExportRss = peakRssMb(exportApi.pid!);
     log(
       `  ${which.padEnd(4)} 100,000 rows, ${(r.bytes / 1e6).toFixed(0)} MB in ${r.seconds.toFixed(2)} s = ${(100_000 / r.seconds).toFixed(0)} rows/s${which === 'api' ? `; API peak RSS so far ${peakRssMb(exportApi.pid!).toFixed(0)} MB` : ''}`,
     );
@@ -339,7 +358,7 @@ async function csvExport(opts: {
   });
   report.target(
     'records.csv: API peak RSS < 200 MB during one export (fresh process)',
-    `${firstExportRss.toFixed(0)} MB (at start ${rssBefore.toFixed(0)} MB; ${peakRssMb(exportApi.pid!).toFixed(0)} MB after the second export)`,
+    `${firstExportRss.toFixed(0)} MB (at start ${rssBefore.toFixed(0)} MB; ${peakRssMb(exportApi.pid!).toFixed(0)} MB after three exports)`,
     firstExportRss < 200,
     'garbage not yet collected: V8 lets the heap grow while memory is free',
   );
