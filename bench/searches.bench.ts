@@ -388,7 +388,7 @@ function reportPasses(report: ReturnType<typeof anchorReport>, passTimes: number
     "Temporal's share of a pass ≤ 25 % (1 − in-process / through Temporal)",
     `${(share * 100).toFixed(0)} %`,
     share <= 0.25,
-    'a workflow task plus an activity task and its completion for the slot claim, each of the 8 pages and the completion, through the dev server; plus the HTTP launch and 20 ms polling',
+    'the HTTP launch and its workflow start, the one workflow task in which the worker runs the pass as local activities (the SDK and our instrumentation around each step: CPU per pass above), and 20 ms status polls, on the two cores the pass itself uses',
   );
 }
 

@@ -37,6 +37,9 @@ export const LOCAL_PASS_STEPS = 'pass-steps-local-activities';
 const localSteps = proxyLocalActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 8 },
+  // Retries that wait longer wait on a durable timer instead of inside the workflow task, which
+  // would otherwise stay open (and keep a stopping worker waiting) through minutes of backoff.
+  localRetryThreshold: '5 seconds',
 });
 
 export type SearchPassInput = SlotWaitInput;

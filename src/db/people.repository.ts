@@ -198,7 +198,7 @@ export async function rankedStatement(
                ( ${titlePart}
                + :wLocation * (case when metro = any(:metros::text[]) or country = any(:countries::text[]) then 1
                                     when metro = any(:neighborMetros::text[]) then 0.5 when country = any(:nearCountries::text[]) then 0.25 else 0 end)
-               + :wYears * greatest(0, 1 - greatest(coalesce(:minYears::int - years_experience, 0), coalesce(years_experience - :maxYears::int, 0), 0) / 5.0)
+               + :wYears * greatest(0, 1 - greatest(coalesce(:minYears::float8 - years_experience, 0), coalesce(years_experience - :maxYears::float8, 0), 0) / 5.0)
                + :wIndustry * (lower(industry) = any(:industries::text[]))::int
                + :wSkills * least(1, (select count(*) from unnest(skills) s where lower(s) = any(:skills::text[]))::float / greatest(1, :skillCount::int))
                )::float as estimate

@@ -102,6 +102,8 @@ describe('ranking the wanted family in the wanted metros first', () => {
     ['a metro and a country', { family: 'marketing', metro: 'berlin', locations: ['United Kingdom'] }],
     ['two metros, an excluded company', { family: 'data_science', metro: 'seattle', locations: ['boston'], exclude_companies: ['Acme'] }],
     ['no metro', { family: 'finance', skills: ['Excel'] }],
+    // Years need not be whole (the scorer takes them as they are); an integer cast failed every page.
+    ['fractional years', { family: 'software_engineering', metro: 'seattle', years_experience: { min: 2.5, max: 7.25 } }],
   ];
   it.each(cases)('%s: the same people in the same order as the whole corpus, at every offset', async (_name, base) => {
     const q = rankedQuery(resolved({ ...base, target: 5, read_budget: 50, shortlist_threshold: 0 }));
