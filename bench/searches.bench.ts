@@ -239,6 +239,11 @@ async function main(): Promise<void> {
     const bodies: Record<string, string> = {};
     for (const withProfile of [false, true]) bodies[`/v1${pathOf(withProfile)}`] = await (await fetch(`${base}${pathOf(withProfile)}`, { headers })).text();
     const bare = await startBareKoa(infra.group, bodies);
+    log(
+      `\n  page bodies: ${Object.entries(bodies)
+        .map(([p, b]) => `${p.split('?')[1]} ${(Buffer.byteLength(b) / 1024).toFixed(0)} KiB`)
+        .join(', ')}`,
+    );
     const statements = await statementTimes(db);
     for (const withProfile of PARTS.has('people') ? [false, true] : []) {
       log(`\n== GET /searches/{id}/people?limit=100&profile=${withProfile}, 20 clients: API vs bare Koa with the same bytes (2 × 8 s each, alternating) ==`);
@@ -397,7 +402,8 @@ function reportPasses(report: ReturnType<typeof anchorReport>, passTimes: number
  * processes for production at its default log level (a line per request), production with request
  * lines off (LOG_LEVEL=warn), and the API exactly as `npm run dev` runs it (src/dev/dev-env.ts: the
  * TypeScript source through tsx, NODE_ENV=development, the web app through Vite, every request
- * traced into Zipkin, here the bench's), each taking 20 clients for 8 s in ABC CBA order.
+ * traced into Zipkin, here the bench's), and production traced the same way (as docker compose and
+ * `npm run stack:prod` run it), each taking 20 clients for 8 s in ABCD DCBA order.
  */
 async function devAgainstProduction(opts: {
   infra: Awaited<ReturnType<typeof startBenchStack>>['infra'];
@@ -421,6 +427,12 @@ async function devAgainstProduction(opts: {
     { label: 'production (LOG_LEVEL=info, the default)', args: productionArgs('api/server'), env: { ...env, LOG_LEVEL: 'info' } },
     { label: 'production, request lines off (LOG_LEVEL=warn)', args: productionArgs('api/server'), env: { ...env, LOG_LEVEL: 'warn' } },
     { label: `npm run dev's API (tracing ${infra.zipkin ? 'on, every request' : 'off: no Zipkin'})`, args: devEntryArgs('api/server'), env: dev },
+    // As docker compose and `npm run stack:prod` run it: every request traced, as under dev.
+    {
+      label: `production traced like compose (${infra.zipkin ? 'every request' : 'off: no Zipkin'})`,
+      args: productionArgs('api/server'),
+      env: { ...env, LOG_LEVEL: 'info', ...(infra.zipkin ? { TRACING: 'on', TRACING_SAMPLE_RATIO: '1', TRACING_ZIPKIN_URL: infra.zipkin.spansUrl } : {}) },
+    },
   ];
   const apis = [];
   for (const [i, variant] of variants.entries()) {
@@ -440,7 +452,7 @@ async function devAgainstProduction(opts: {
   for (const api of apis) await waitFor(api.label, async () => (await fetch(`${api.base}/readyz`).catch(() => null))?.ok ?? false, 120_000, 200);
   for (const withProfile of [false, true]) {
     log(
-      `\n== npm run dev beside production: GET ${opts.peoplePath(withProfile).replace(/searches\/[^/]+/, 'searches/{id}')}, 20 clients, fresh APIs, 8 s rounds in ABC CBA order ==`,
+      `\n== npm run dev beside production: GET ${opts.peoplePath(withProfile).replace(/searches\/[^/]+/, 'searches/{id}')}, 20 clients, fresh APIs, 8 s rounds in ABCD DCBA order ==`,
     );
     for (const api of apis) await load(`${api.base}/v1${opts.peoplePath(withProfile)}`, headers, 20, 3); // warm-up: cache, pool, JIT
     for (const api of [...apis, ...[...apis].reverse()]) {
@@ -456,7 +468,7 @@ async function devAgainstProduction(opts: {
         `  ${api.label.padEnd(48)} ${r.rps.toFixed(0)} req/s, p99 ${r.p99.toFixed(1)} ms; CPU ms per request: api ${((cpuMs(api.pid) - before) / r.requests).toFixed(3)}, ${meter.perUnit(r.requests)}`,
       );
     }
-    const [info, warn, devApi] = apis.map((a) => {
+    const [info, warn, devApi, traced] = apis.map((a) => {
       const round = a.rounds.get(withProfile)!;
       return { rps: round.rps.reduce((x, y) => x + y, 0) / round.rps.length, cpu: round.cpuMs / round.requests };
     });
@@ -470,7 +482,14 @@ async function devAgainstProduction(opts: {
       anchor: { name: 'production at its defaults (fresh APIs of the same run)', value: info.rps },
       better: 'higher',
       goal: 1 / 1.5,
-      limits: `tracing every request into Zipkin, which npm run dev turns on (API CPU per request ${devApi.cpu.toFixed(3)} ms vs ${info.cpu.toFixed(3)} ms; see the tracing cost below; TRACING_SAMPLE_RATIO or TRACING=off set it for dev)`,
+      limits: `tracing every request into Zipkin, which npm run dev turns on and production's default does not (API CPU per request ${devApi.cpu.toFixed(3)} ms vs ${info.cpu.toFixed(3)} ms; beside production traced the same way below; TRACING_SAMPLE_RATIO or TRACING=off set it for dev)`,
+    });
+    report.figure({
+      name: `npm run dev's API, people reads, profile=${withProfile}, both tracing every request`,
+      value: devApi.rps,
+      unit: 'req/s',
+      anchor: { name: 'production traced as docker compose and stack:prod run it (same rounds)', value: traced.rps },
+      better: 'higher',
     });
   }
 }
