@@ -33,7 +33,7 @@ const { runSearchPage } = proxyActivities<Activities>({
  * its startToClose bounds a page instead, and the worker keeps the workflow task alive meanwhile.
  * Passes started before keep their activities (`patched`).
  */
-export const LOCAL_PASS_STEPS = 'pass-steps-local-activities';
+const LOCAL_PASS_STEPS = 'pass-steps-local-activities';
 const localSteps = proxyLocalActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 8 },

@@ -145,7 +145,7 @@ const ESTIMATE_EPSILON = 1e-6;
 const titleParts = (q: RankedQuery) => (q.titles.length ? 1 : 0) + (q.family ? 1 : 0) + (q.seniorities.length ? 1 : 0);
 
 /**
- * The highest estimate (as `rankedQuery` computes it) of anyone who is not of the wanted family in
+ * The highest estimate (as `rankedStatement` computes it) of anyone who is not of the wanted family in
  * a wanted metro, or null when the query has no such tier (no family or no metro). Everyone else
  * is either of another family (at best adjacent: half the family part) with every other part
  * full, or of the wanted family elsewhere: in a wanted country (full place part), a neighbouring
