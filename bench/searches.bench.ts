@@ -6,6 +6,8 @@ import { corpusSize, loadCorpus } from '../src/corpus/loader';
 import { createDb, type Db } from '../src/db/knex';
 import { projectRepository } from '../src/db/project.repository';
 import { RECORD_CSV_SQL } from '../src/db/search.repository';
+import { hashApiKey } from '../src/domain/api-keys';
+import { rateLimitRepository } from '../src/db/rate-limit.repository';
 import { workspaceRepository } from '../src/db/workspace.repository';
 import { createProgressWriter, progressLine } from '../src/cli/progress';
 import { freePort, waitFor } from '../src/dev/processes';
@@ -245,17 +247,21 @@ async function main(): Promise<void> {
         .join(', ')}`,
     );
     const statements = await statementTimes(db);
+    const roundTrip = PARTS.has('people') ? await authenticationRoundTrip(infra, headers, sampleSearch) : null;
     for (const withProfile of PARTS.has('people') ? [false, true] : []) {
       log(`\n== GET /searches/{id}/people?limit=100&profile=${withProfile}, 20 clients: API vs bare Koa with the same bytes (2 × 8 s each, alternating) ==`);
       const url = { api: `${base}${pathOf(withProfile)}`, bare: `${bare.url}/v1${pathOf(withProfile)}` };
       await load(url.api, headers, 20, 3); // warm-up
       await load(url.bare, headers, 20, 2);
       const runs: Record<'api' | 'bare', Awaited<ReturnType<typeof load>>[]> = { api: [], bare: [] };
+      // CPU per request by process, the mean of each side's two rounds.
+      const cpuPerRequest: Record<'api' | 'bare', Record<string, number>> = { api: {}, bare: {} };
       await statements.reset();
       for (const which of ['api', 'bare', 'bare', 'api'] as const) {
         // Where each request's CPU goes: the API (or bare server), Postgres, the load generator.
         const meter = cpuMeter(which === 'api' ? { api: api.pid, postgres: infra.postgres?.pid } : { bare: bare.pid, postgres: infra.postgres?.pid });
         const r = await load(url[which], headers, 20, 8);
+        for (const [name, ms] of Object.entries(meter.values(r.requests))) cpuPerRequest[which][name] = (cpuPerRequest[which][name] ?? 0) + ms / 2;
         runs[which].push(r);
         log(
           `  ${which.padEnd(4)} ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${r.requests} requests, ${r.errors} errors; CPU ms per request: ${meter.perUnit(r.requests)}`,
@@ -265,6 +271,14 @@ async function main(): Promise<void> {
       for (const line of await statements.top(4)) log(`    ${line}`);
       const rps = (which: 'api' | 'bare') => runs[which].reduce((sum, r) => sum + r.rps, 0) / runs[which].length;
       const p99 = Math.max(...runs.api.map((r) => r.p99));
+      // What limits the ratio, from this run's CPU per request. The round trip alone: an API whose
+      // own work cost what the bare server's does would still add authenticate_key's Postgres CPU to
+      // every request, and the rounds are bound by the two cores.
+      const own = cpuPerRequest.api.api ?? 0;
+      const bareTotal = Object.values(cpuPerRequest.bare).reduce((a, b) => a + b, 0);
+      const cap = roundTrip
+        ? `, by itself ${roundTrip.authenticateMs.toFixed(3)} ms, which alone would cap the ratio at ${(bareTotal / (bareTotal + roundTrip.authenticateMs)).toFixed(2)}×`
+        : '';
       report.figure({
         name: `people reads, profile=${withProfile}, 20 clients`,
         value: rps('api'),
@@ -273,7 +287,9 @@ async function main(): Promise<void> {
         better: 'higher',
         goal: 0.5,
         limits:
-          'one SQL round trip per request (authenticate_key: key, rate-limit count and search version) and the middleware chain, on the cores the clients and Postgres share',
+          `the API's own CPU per request (${own.toFixed(2)} ms against the bare server's ${(cpuPerRequest.bare.bare ?? 0).toFixed(2)}: the middleware chain, the pg client, the request line) ` +
+          `and one SQL round trip (authenticate_key: key, exact rate-limit counts, search version; ${(cpuPerRequest.api.postgres ?? 0).toFixed(2)} ms of Postgres CPU per request${cap}), ` +
+          'on the two cores the clients and Postgres share',
       });
       report.target(`people reads, profile=${withProfile}: p99 < 100 ms (worst round)`, `${p99.toFixed(1)} ms`, p99 < 100);
     }
@@ -287,6 +303,43 @@ async function main(): Promise<void> {
   } finally {
     await db.destroy();
     await infra.stop();
+  }
+}
+
+/**
+ * What the one SQL round trip of a people read costs Postgres by itself: `authenticate_key` (key,
+ * exact rate-limit counts, search version) called as the API calls it (the repository's prepared
+ * statement) on 20 connections for 4 s, beside a prepared statement that only returns its parameters (the cost of
+ * any round trip), in Postgres CPU per call.
+ */
+async function authenticationRoundTrip(
+  infra: { databaseUrl: string; postgres?: { pid?: number } | null },
+  headers: Record<string, string>,
+  searchId: string,
+): Promise<{ authenticateMs: number }> {
+  const pool = createDb(infra.databaseUrl, 20);
+  const keyHash = hashApiKey(headers.Authorization.replace(/^Bearer /, ''));
+  const perCall = async (call: () => Promise<unknown>) => {
+    await Promise.all(Array.from({ length: 20 }, call)); // connect and prepare
+    const meter = cpuMeter({ postgres: infra.postgres?.pid });
+    const deadline = Date.now() + 4000;
+    let calls = 0;
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        for (; Date.now() < deadline; calls++) await call();
+      }),
+    );
+    return { ms: meter.values(calls).postgres, perSecond: calls / 4 };
+  };
+  try {
+    log("\n== the people read's one round trip by itself: Postgres CPU per call, 20 connections, 4 s each ==");
+    const authenticate = await perCall(() => rateLimitRepository(pool).authenticate(keyHash, { searchId }));
+    const echo = await perCall(() => pool.raw('select ?::text, ?::timestamptz, ?::uuid', [keyHash, new Date(), searchId]).options({ name: 'bench_echo' }));
+    log(`  authenticate_key: ${authenticate.perSecond.toFixed(0)} calls/s, ${authenticate.ms.toFixed(3)} ms of Postgres CPU per call`);
+    log(`  a statement returning its three parameters: ${echo.perSecond.toFixed(0)} calls/s, ${echo.ms.toFixed(3)} ms per call`);
+    return { authenticateMs: authenticate.ms };
+  } finally {
+    await pool.destroy();
   }
 }
 
