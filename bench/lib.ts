@@ -94,6 +94,9 @@ export async function startBenchStack(opts: { dataDir: string; persistent: boole
   return { infra, apiPort };
 }
 
+/** The summary line when `tracingSettings` gives nothing to compare. */
+export const TRACING_NOT_MEASURED = 'tracing cost: not measured (BENCH_TRACING is empty, or there is no Zipkin: it needs Java 17+)';
+
 /**
  * The settings the tracing comparisons run (`BENCH_TRACING`, default `off,1,0.1`): tracing off,
  * and on at each sample ratio, exporting to the bench's Zipkin. Empty without a Zipkin.

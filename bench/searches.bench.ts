@@ -35,6 +35,7 @@ import {
   cpuMs,
   cpuTally,
   tracingSettings,
+  TRACING_NOT_MEASURED,
   runBench,
 } from './lib';
 
@@ -562,7 +563,7 @@ async function tracingCost(opts: {
 }): Promise<void> {
   const { infra, headers, report } = opts;
   const settings = tracingSettings(infra.zipkin);
-  if (!settings.length) return report.note('tracing cost: not measured (no Zipkin: it needs Java 17+)');
+  if (!settings.length) return report.note(TRACING_NOT_MEASURED);
   log(
     `\n== tracing cost: GET ${opts.peoplePath.replace(/searches\/[^/]+/, 'searches/{id}')}, 20 clients, a fresh API per setting, 8 s rounds in ABC CBA order ==`,
   );

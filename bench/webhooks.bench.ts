@@ -24,6 +24,7 @@ import {
   startBenchStack,
   benchKeyHeaders,
   tracingSettings,
+  TRACING_NOT_MEASURED,
   runBench,
 } from './lib';
 
@@ -179,12 +180,13 @@ async function deliveryRuns(opts: {
 /**
  * The engine's floor on a Temporal server: `count` no-op workflows with one local activity each,
  * started and served by bench/webhook-floor/worker.ts (after a warm-up of 200), with the CPU the
- * server (`serverPids`: its process tree) and the floor process spent per workflow.
+ * server (`serverPids`: its process tree) and the floor process spent per workflow. With
+ * `ourStartOptions`, each start carries our delivery's options (FLOOR_START_OPTIONS in the worker).
  */
-async function temporalFloor(address: string, serverPids: Record<string, number | undefined>, count: number) {
+async function temporalFloor(address: string, serverPids: Record<string, number | undefined>, count: number, opts: { ourStartOptions?: boolean } = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/webhook-floor/worker.ts')], {
     cwd: ROOT,
-    env: { ...process.env, TEMPORAL_ADDRESS: address },
+    env: { ...process.env, TEMPORAL_ADDRESS: address, ...(opts.ourStartOptions ? { FLOOR_START_OPTIONS: 'ours' } : {}) },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
@@ -293,6 +295,18 @@ async function devStack(receivers: HttpsReceiver[], cert: ReturnType<typeof make
     log(`\n== anchor: Temporal's floor on the same dev server, ${EVENTS * 2} no-op workflows with one local activity each ==`);
     const floor = await temporalFloor(infra.temporalAddress, { temporal: infra.temporal?.pid }, EVENTS * 2);
     reportAgainstFloor(report, 'dev stack', burst, floor);
+    // What the engine charges for our start options alone (DESIGN's WorkspaceId search attribute,
+    // REJECT_DUPLICATE, the delivery's input): run after the floor, on a server holding more
+    // closed workflows, so if anything this overstates their price.
+    log(`\n== the floor again, each start with our delivery's options (search attribute, reuse policy, input) ==`);
+    const withOptions = await temporalFloor(infra.temporalAddress, { temporal: infra.temporal?.pid }, EVENTS * 2, { ourStartOptions: true });
+    report.figure({
+      name: "dev stack: Temporal's floor with our start options (WorkspaceId search attribute, REJECT_DUPLICATE, a delivery's input)",
+      value: withOptions.perSecond,
+      unit: 'workflows/s',
+      anchor: { name: 'the floor', value: floor.perSecond },
+      better: 'higher',
+    });
 
     await tracingCost({ db, infra, env, base, workspaceId, receivers, meter, report, replaceWorker: (w) => (worker = w), worker: () => worker });
   } finally {
@@ -321,7 +335,7 @@ async function tracingCost(opts: {
 }): Promise<void> {
   const { db, infra, receivers, report } = opts;
   const settings = tracingSettings(infra.zipkin);
-  if (!settings.length) return report.note('tracing cost: not measured (no Zipkin: it needs Java 17+)');
+  if (!settings.length) return report.note(TRACING_NOT_MEASURED);
   const bursts = new Map<string, number>();
   const connection = await Connection.connect({ address: infra.temporalAddress });
   try {

@@ -5,20 +5,41 @@
  * src/webhooks/fanout.ts does) and serves them, with the worker tuning of our webhooks queue; each
  * workflow runs one local activity that does nothing but note the time (the "receipt").
  *
+ * With FLOOR_START_OPTIONS=ours each start carries what ours does (src/webhooks/temporal.ts): the
+ * `WorkspaceId` search attribute, REJECT_DUPLICATE and a delivery's input, which the workflow
+ * ignores: the engine's price of those options, apart from our work.
+ *
  * Protocol: reads `run <count>` lines on stdin, answers `FLOOR ready` once, then one line per run
  * on stdout: `FLOOR {"count", "seconds", "perSecond", "p50", "p99"}` (start issued → local
  * activity ran, ms). Other stdout lines are the SDK's.
  */
 import { randomUUID } from 'node:crypto';
 import readline from 'node:readline';
-import { Client } from '@temporalio/client';
+import { Client, type WorkflowStartOptions } from '@temporalio/client';
+import { TypedSearchAttributes } from '@temporalio/common';
 import { bundleWorkflowCode, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { SPEC_RETRY_SCHEDULE_SECONDS, type DeliveryWorkflowInput } from '../../src/webhooks/contract';
+import { WorkspaceIdAttr } from '../../src/temporal/search-attributes';
 
 const TASK_QUEUE = `webhook-floor-${process.pid}`;
 const START_CONCURRENCY = 32; // src/webhooks/fanout.ts
 const WORKFLOW_TASK_SLOTS = 500; // activities/worker-process.ts, the webhooks queue
 
 const received = new Map<number, number>();
+const OUR_START_OPTIONS = process.env.FLOOR_START_OPTIONS === 'ours';
+
+/** The start of workflow `n`: the floor's own, or with our delivery's start options. */
+function startOptions(n: number): WorkflowStartOptions {
+  const plain = { taskQueue: TASK_QUEUE, workflowId: `floor-${randomUUID()}`, args: [n], requestEagerStart: true };
+  if (!OUR_START_OPTIONS) return plain;
+  const input: DeliveryWorkflowInput = { deliveryId: randomUUID(), retryScheduleSeconds: [...SPEC_RETRY_SCHEDULE_SECONDS] };
+  return {
+    ...plain,
+    args: [n, input],
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    typedSearchAttributes: new TypedSearchAttributes([{ key: WorkspaceIdAttr, value: randomUUID() }]),
+  };
+}
 /** Prefixes the protocol's lines: the SDK's own log lines may go to stdout too. */
 const RESULT = 'FLOOR';
 
@@ -55,12 +76,7 @@ async function main(): Promise<void> {
         while (cursor < first + count) {
           const n = cursor++;
           startedAt.set(n, performance.now());
-          await client.workflow.start('floorDeliveryWorkflow', {
-            taskQueue: TASK_QUEUE,
-            workflowId: `floor-${randomUUID()}`,
-            args: [n],
-            requestEagerStart: true,
-          });
+          await client.workflow.start('floorDeliveryWorkflow', startOptions(n));
         }
       }),
     );
