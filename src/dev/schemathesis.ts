@@ -7,6 +7,7 @@ import { apiKeyRepository } from '../db/api-key.repository';
 import type { Db } from '../db/knex';
 import { workspaceRepository } from '../db/workspace.repository';
 import { createUser } from '../users/users.service';
+import { ATTEMPT_WAIT_MS } from '../webhooks/endpoints';
 import { waitFor } from './processes';
 
 /**
@@ -212,6 +213,20 @@ export const DEPENDENCY_FAILURES: Record<FuzzDocument, Record<string, { status: 
   },
 };
 
+/**
+ * Operations that answer only after an outbound webhook attempt, with the response time they may
+ * take (s) instead of Schemathesis's default 10 s: the spec gives an endpoint 10 s to answer, and
+ * these wait up to ATTEMPT_WAIT_MS for the attempt. The fuzzed endpoint is a public address; how
+ * fast an attempt to it fails depends on this host's network (a refusal at once, or a timeout).
+ */
+export const ATTEMPT_WAITING_OPERATIONS: Record<FuzzDocument, Record<string, number>> = {
+  key: {
+    'POST /webhooks/{webhookId}/test': ATTEMPT_WAIT_MS / 1000 + 5,
+    'POST /webhooks/{webhookId}/deliveries/{deliveryId}/redeliver': ATTEMPT_WAIT_MS / 1000 + 5,
+  },
+  session: {},
+};
+
 /** Operations not fuzzed, each with why. */
 export const EXCLUDED_OPERATIONS: Record<FuzzDocument, Record<string, string>> = {
   key: {},
@@ -229,7 +244,7 @@ export async function runSchemathesis(opts: FuzzRunOptions): Promise<FuzzFigures
   fs.mkdirSync(opts.workDir, { recursive: true });
   const configFile = path.join(opts.workDir, 'schemathesis.toml');
   const dependencyFailures = DEPENDENCY_FAILURES[opts.document ?? 'key'];
-  fs.writeFileSync(configFile, fuzzConfig(opts.ids, target.auth(opts.key), dependencyFailures));
+  fs.writeFileSync(configFile, fuzzConfig(opts.ids, target.auth(opts.key), dependencyFailures, ATTEMPT_WAITING_OPERATIONS[opts.document ?? 'key']));
   const har = path.join(opts.workDir, 'fuzz.har');
   fs.rmSync(har, { force: true });
   const args = [
@@ -319,7 +334,7 @@ export function summarySection(output: string, title: string): Record<string, nu
 }
 
 /** schemathesis.toml: path ids drawn from the workspace's real records half the time, generated otherwise. */
-function fuzzConfig(ids: FuzzIds, auth: string[], dependencyFailures: Record<string, { status: number }>): string {
+function fuzzConfig(ids: FuzzIds, auth: string[], dependencyFailures: Record<string, { status: number }>, responseTimeLimits: Record<string, number>): string {
   const lines: string[] = auth.length ? [...auth, ''] : [];
   for (const [name, values] of Object.entries(ids)) {
     if (!values.length) continue;
@@ -343,6 +358,9 @@ function fuzzConfig(ids: FuzzIds, auth: string[], dependencyFailures: Record<str
       `checks.not_a_server_error.expected-statuses = ${list(['2xx', '3xx', '4xx', String(status)])}`,
       `checks.positive_data_acceptance.expected-statuses = ${list([...POSITIVE_STATUSES, String(status)])}`,
     );
+  }
+  for (const [name, seconds] of Object.entries(responseTimeLimits)) {
+    lines.push('', '[[operations]]', `include-name = ${JSON.stringify(name)}`, `checks.max_response_time = ${seconds}`);
   }
   return `${lines.join('\n')}\n`;
 }
