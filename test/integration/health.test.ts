@@ -125,6 +125,16 @@ describe('request handling middleware', () => {
     expect(res.body.meta.correlation_id).toBe(res.body.meta.request_id);
   });
 
+  it('answers a body of only whitespace as malformed JSON too, not as no body (found by the fuzz run: "\\n" was accepted)', async () => {
+    for (const rawBody of ['\n', ' \t\r\n']) {
+      const res = await request(url, 'POST', '/v1/echo/7', { rawBody, headers: { 'content-type': 'application/json' } });
+      expect([JSON.stringify(rawBody), res.status, res.body.error?.code]).toEqual([JSON.stringify(rawBody), 400, 'invalid_request']);
+    }
+    // No bytes at all is no body.
+    const empty = await request(url, 'POST', '/v1/echo/7', { rawBody: '', headers: { 'content-type': 'application/json' } });
+    expect(empty.status).toBe(200);
+  });
+
   it('hides internals of unexpected errors behind 500 internal_error', async () => {
     const res = await request(url, 'GET', '/v1/boom');
     expect(res.status).toBe(500);
