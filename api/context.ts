@@ -18,7 +18,8 @@ export interface ApiDeps {
 
 export interface ApiState {
   requestId: string;
-  log: Logger;
+  /** The request's logger (request-id.ts); add fields with addLogBindings. */
+  readonly log: Logger;
   /** Parsed JSON body; undefined when the request had none. */
   body?: unknown;
   /** The authenticated key and its workspace (every route but `auth: 'none'`). */

@@ -48,10 +48,8 @@ export function requestId(logger: Logger): Middleware<ApiState> {
     Object.defineProperty(ctx.state, 'log', {
       configurable: true,
       enumerable: true,
+      // Read-only: fields are added with addLogBindings, which keeps the request line's too.
       get: () => (entry.child ??= logger.child(entry.bindings)),
-      set: (value: Logger) => {
-        entry.child = value;
-      },
     });
     ctx.set('X-Request-Id', id);
     const started = process.hrtime.bigint();

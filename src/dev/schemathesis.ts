@@ -219,10 +219,11 @@ export const DEPENDENCY_FAILURES: Record<FuzzDocument, Record<string, { status: 
  * these wait up to ATTEMPT_WAIT_MS for the attempt. The fuzzed endpoint is a public address; how
  * fast an attempt to it fails depends on this host's network (a refusal at once, or a timeout).
  */
+const ATTEMPT_ANSWER_SECONDS = ATTEMPT_WAIT_MS / 1000 + 5;
 export const ATTEMPT_WAITING_OPERATIONS: Record<FuzzDocument, Record<string, number>> = {
   key: {
-    'POST /webhooks/{webhookId}/test': ATTEMPT_WAIT_MS / 1000 + 5,
-    'POST /webhooks/{webhookId}/deliveries/{deliveryId}/redeliver': ATTEMPT_WAIT_MS / 1000 + 5,
+    'POST /webhooks/{webhookId}/test': ATTEMPT_ANSWER_SECONDS,
+    'POST /webhooks/{webhookId}/deliveries/{deliveryId}/redeliver': ATTEMPT_ANSWER_SECONDS,
   },
   session: {},
 };
