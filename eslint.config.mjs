@@ -17,7 +17,7 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ['*.mjs', '*.js', 'scripts/*.mjs', 'scripts/lib/*.mjs', 'vite.config.mts'],
+          allowDefaultProject: ['*.mjs', '*.js', 'scripts/*.mjs', 'scripts/lib/*.mjs', 'test/support/*.cjs', 'vite.config.mts'],
           // The plain-Node bootstraps (scripts/*.mjs) and root configs, about a dozen small files,
           // are linted with the default project: more than its default cap of 8.
           maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 24,
@@ -77,7 +77,12 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
-    files: ['**/*.mjs', '**/*.js'],
+    // CommonJS by nature: loaded with --require before any TypeScript loader (test/support/network-guard.cjs).
+    files: ['**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       globals: {

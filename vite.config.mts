@@ -23,6 +23,16 @@ export default defineConfig({
       },
     },
   },
+  server: {
+    // The dev server (`npm run dev`) reads only the app's sources and its dependencies: never the
+    // checkout's state (.data holds the dev stack's secrets and database), keys or env files,
+    // whatever `/app/@fs/…` path a request names.
+    fs: {
+      strict: true,
+      allow: [path.resolve(import.meta.dirname, 'web'), path.resolve(import.meta.dirname, 'node_modules')],
+      deny: ['.env', '.env.*', '*.{crt,pem,key,p12,pfx}', '**/.data/**', '**/.git/**', '**/secrets*'],
+    },
+  },
   clearScreen: false,
   logLevel: 'warn',
 });

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { createBriefReader } from '../src/briefs/brief-reader';
 import type { Config } from '../src/config';
 import { createDb } from '../src/db/knex';
 import type { Logger } from '../src/logger';
@@ -6,6 +7,7 @@ import type { Tracing } from '../src/tracing/tracing';
 import { createTemporal } from '../src/temporal/client';
 import { UsageCounter } from '../src/usage/usage-counter';
 import { startMetricsServer, type MetricsServer } from '../src/metrics/metrics-server';
+import { outboxSweepEnsuresSettled } from '../src/webhooks/temporal';
 import { createApp } from './app';
 import { startAppDevServer } from './web/app.page';
 import { createApiMetrics } from './metrics';
@@ -23,6 +25,7 @@ export interface ApiServer {
 export async function startApiServer(deps: ApiDeps, config: Config = deps.config): Promise<ApiServer> {
   // One request counter per process, flushed in batches and once more after the last request.
   const usage = deps.usage ?? (config.usage.counting ? new UsageCounter(deps.db, deps.logger, config.usage.flushIntervalMs).start() : undefined);
+  const briefReader = deps.briefReader ?? createBriefReader(config.briefReader);
   const metrics = config.metrics.enabled ? createApiMetrics(deps.db) : undefined;
   const metricsOnOwnPort = config.metrics.apiPort !== undefined;
   const server = http.createServer({
@@ -34,7 +37,7 @@ export async function startApiServer(deps: ApiDeps, config: Config = deps.config
   });
   // `npm run dev`: the web app through Vite, its live-reload socket on this server.
   const appDev = config.appDevServer ? await startAppDevServer(server) : undefined;
-  const app = createApp({ ...deps, usage }, undefined, { metrics, metricsOnOwnPort, webApp: appDev?.middleware });
+  const app = createApp({ ...deps, usage, briefReader }, undefined, { metrics, metricsOnOwnPort, webApp: appDev?.middleware });
   server.on('request', app.callback());
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
@@ -73,6 +76,8 @@ export async function startApiServer(deps: ApiDeps, config: Config = deps.config
       });
       await usage?.stop();
       await appDev?.close();
+      await outboxSweepEnsuresSettled();
+      if (!deps.briefReader) await briefReader.close();
     },
   };
 }
@@ -84,7 +89,10 @@ export async function startApiServer(deps: ApiDeps, config: Config = deps.config
 export async function runApiProcess(config: Config, logger: Logger, tracing: Tracing): Promise<void> {
   const db = createDb(config.databaseUrl, config.databasePoolMax, logger, { taskQueue: config.temporal.taskQueue });
   const temporal = createTemporal(config, { traced: tracing.enabled });
-  const api = await startApiServer({ config, db, temporal, logger });
+  const briefReader = createBriefReader(config.briefReader);
+  const api = await startApiServer({ config, db, temporal, logger, briefReader });
+  // The reader's threads load their reference data now, not during the first brief.
+  briefReader.warm().catch((err: Error) => logger.warn({ err }, 'brief reader warm-up failed'));
   logger.info({ url: api.url, base_url: config.publicBaseUrl, metrics_url: api.metricsUrl, tracing: tracing.enabled }, 'api listening');
 
   let stopping = false;
@@ -93,7 +101,7 @@ export async function runApiProcess(config: Config, logger: Logger, tracing: Tra
     stopping = true;
     logger.info({ signal }, 'api shutting down');
     await api.close();
-    await Promise.allSettled([db.destroy(), temporal.close(), tracing.shutdown()]);
+    await Promise.allSettled([db.destroy(), temporal.close(), tracing.shutdown(), briefReader.close()]);
     logger.info('api stopped');
     process.exit(0);
   };

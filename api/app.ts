@@ -68,6 +68,11 @@ export function createApp(deps: ApiDeps, routes: readonly RouteDef[] = routeTabl
   app.silent = true; // errors are logged by errorHandler with the request id
   if (metrics) app.use(metrics.middleware);
   app.use(requestId(deps.logger));
+  // Every answer (JSON, CSV, pages, the app, errors): browsers take its Content-Type as given.
+  app.use((ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    return next();
+  });
   if (deps.config.tracing.enabled) app.use(traceRequest());
   app.use(errorHandler());
   // Under /api every error takes the session API's shape, also those thrown by the routes defined

@@ -43,6 +43,7 @@ export const ERROR_STATUS = {
   internal_error: 500,
   provider_error: 502,
   service_unavailable: 503,
+  brief_reader_busy: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

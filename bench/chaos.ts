@@ -50,9 +50,11 @@ interface PhaseCounters {
   sent: number;
   errors: number;
   samples: Map<string, number>;
+  /** Answers a client may not see whatever is down: a 500, or a 503 without Retry-After. */
+  unexplained: string[];
 }
 
-const newCounters = (): PhaseCounters => ({ sent: 0, errors: 0, samples: new Map() });
+const newCounters = (): PhaseCounters => ({ sent: 0, errors: 0, samples: new Map(), unexplained: [] });
 
 /** Keyed calls through the load balancer, counted per phase: a network error or a 5xx is a client-visible error. */
 class Client {
@@ -72,7 +74,10 @@ class Client {
         signal: AbortSignal.timeout(15_000),
       });
       const text = await res.text();
-      if (res.status >= 500) this.error(`${method} ${urlPath.replace(/[0-9a-f-]{36}/g, ':id')} → ${res.status}`);
+      const where = `${method} ${urlPath.replace(/[0-9a-f-]{36}/g, ':id')} → ${res.status}`;
+      if (res.status >= 500) this.error(where);
+      // An outage is a 503 with Retry-After (the load balancer's own 502 aside), never a 500.
+      if (res.status === 500 || (res.status === 503 && !res.headers.get('retry-after'))) this.counters.unexplained.push(`${where} ${text.slice(0, 120)}`);
       return { status: res.status, body: text ? JSON.parse(text) : undefined };
     } catch (err) {
       this.error(`${method} ${urlPath.replace(/[0-9a-f-]{36}/g, ':id')} → ${(err as Error).name === 'TimeoutError' ? 'timeout' : 'network error'}`);
@@ -256,6 +261,12 @@ async function runFault(
     held: loopFailures.length === 0,
     detail: loopFailures.length ? loopFailures.slice(0, 2).join('; ') : `${clients.length} clients`,
   });
+  const unexplained = clients.flatMap((c) => c.counters.unexplained);
+  invariants.push({
+    name: 'every 5xx an outage answer (503 with Retry-After), never a 500',
+    held: unexplained.length === 0,
+    detail: unexplained.length ? `${unexplained.length}: ${unexplained.slice(0, 2).join('; ')}` : 'none unexplained',
+  });
   const sum = (f: (c: PhaseCounters) => number) => clients.reduce((n, c) => n + f(c.counters), 0);
   const samples = new Map<string, number>();
   for (const c of clients) for (const [k, v] of c.counters.samples) samples.set(k, (samples.get(k) ?? 0) + v);
@@ -341,6 +352,8 @@ async function main(): Promise<number> {
       PROVIDER_CIRCUIT_OPEN_MS: '3000',
     },
     log: (m) => log(`[stack] ${m}`),
+    // CHAOS_VERBOSE=1 prints every line the stack's processes write (with LOG_LEVEL=error: their failures).
+    verbose: process.env.CHAOS_VERBOSE === '1',
   });
   const db = createDb(stack.databaseUrl, 4);
   try {

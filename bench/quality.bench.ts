@@ -1,3 +1,4 @@
+import { inlineBriefReader } from '../src/briefs/brief-reader';
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -188,6 +189,7 @@ async function inProcess(db: Db, config: Config, workspace: Workspace, brief: Br
       body: launchBody.parse(launchBodyOf(brief)),
       baseUrl: 'http://127.0.0.1/v1',
       config,
+      reader: inlineBriefReader,
     }));
   } catch (err) {
     if (err instanceof AppError) return { refused: `${err.status} ${err.code}`, criteria: null, personIds: [] };

@@ -1,3 +1,4 @@
+import { inlineBriefReader } from '../src/briefs/brief-reader';
 import http from 'node:http';
 import { loadConfig, type Config } from '../src/config';
 import { randomUUID } from 'node:crypto';
@@ -117,6 +118,7 @@ async function inProcessPass(db: Db, config: Config, workspace: Workspace, proje
     baseUrl,
     // The API's own configuration (no provider keys: a database-only launch).
     config,
+    reader: inlineBriefReader,
   });
   const ref = { searchId: search.id, pass: 1 };
   if (!(await claimSlot(db, ref, baseUrl)).claimed) throw new Error('in-process pass found no free slot');

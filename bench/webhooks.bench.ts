@@ -274,7 +274,7 @@ async function devStack(receivers: HttpsReceiver[], cert: ReturnType<typeof make
           const body = envelopeBody(job.event);
           const result = await postWebhook(job.endpoint.url, body, deliveryHeaders(body, job.endpoint.secret, job.event), {
             policy: { allowedCidrs: ['127.0.0.0/8'] },
-            ca: cert.cert,
+            ca: cert.ca,
           });
           if (!result.ok) failed++;
         }

@@ -8,8 +8,12 @@ import {
   ensureTemporalCli,
   ensureTemporalServer,
   ensureZipkin,
+  makeTestCa,
+  ROOT,
   runTypeScript,
 } from './lib/bootstrap.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
 
 const started = Date.now();
 try {
@@ -21,7 +25,10 @@ try {
   const temporalServerDir = await ensureTemporalServer();
   // The tracing test reads traces back from a real Zipkin (test/integration/tracing.test.ts).
   const zipkin = await ensureZipkin();
+  // The run's own CA: webhook endpoints of the suite point at local HTTPS sinks it issued certificates for.
+  const testCa = makeTestCa(path.join(ROOT, '.data', `test-ca-${process.pid}`));
   const code = await runTypeScript('src/dev/test-run.ts', process.argv.slice(2), {
+    ...testCa.env,
     TEMPORAL_CLI: temporalCli,
     ...(chromium ? { CHROMIUM_PATH: chromium } : {}),
     ...(stripeMock ? { STRIPE_MOCK: stripeMock } : {}),
@@ -29,6 +36,7 @@ try {
     ...(zipkin ? { ZIPKIN_JAVA: zipkin.java, ZIPKIN_JAR: zipkin.jar } : {}),
     BOOTSTRAP_STARTED_AT: String(started),
   });
+  fs.rmSync(testCa.dir, { recursive: true, force: true });
   process.exit(code);
 } catch (err) {
   process.stderr.write(`[bootstrap] ${err.message}\n`);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ProviderId } from './providers/provider-ids';
@@ -69,6 +70,14 @@ const envSchema = z
     HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
     TRUST_PROXY: z.enum(['true', 'false']).default('false'),
     SEARCH_PAGE_DELAY_MS: z.coerce.number().int().min(0).default(0),
+    BRIEF_READER_THREADS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(Math.max(1, Math.min(4, os.availableParallelism() - 1))),
+    BRIEF_READER_QUEUE: z.coerce.number().int().min(0).max(10_000).default(64),
+    BRIEF_READ_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(2_000),
     PROVIDER_CIRCUIT_FAILURES: z.coerce.number().int().min(1).default(5),
     PROVIDER_CIRCUIT_OPEN_MS: z.coerce.number().int().min(1).default(60_000),
     SWEEP_SCHEDULES_ON_START: z.enum(['true', 'false']).default('true'),
@@ -145,6 +154,11 @@ export interface Config {
   signIn: { ipMaxFailures: number; globalMaxFailures: number };
   /** Pause before each search page; 0 except in fault-injection tests. */
   searchPageDelayMs: number;
+  /**
+   * The brief reader's worker threads (src/briefs/brief-reader.ts): how many, how many briefs may
+   * wait for one, and how long a read may take (waiting included) before it is answered 503.
+   */
+  briefReader: { threads: number; maxQueue: number; timeoutMs: number };
   /** Live searches' circuit breaker: consecutive provider failures that open it, and for how long. */
   providerCircuit: { failures: number; openMs: number };
   /** The worker process ensures the sweep Schedules of its task queue at start (outbox, stranded passes). */
@@ -231,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     unauthenticatedRateLimit: e.UNAUTHENTICATED_RATE_LIMIT,
     signIn: { ipMaxFailures: e.SIGN_IN_IP_MAX_FAILURES, globalMaxFailures: e.SIGN_IN_GLOBAL_MAX_FAILURES },
     searchPageDelayMs: e.SEARCH_PAGE_DELAY_MS,
+    briefReader: { threads: e.BRIEF_READER_THREADS, maxQueue: e.BRIEF_READER_QUEUE, timeoutMs: e.BRIEF_READ_TIMEOUT_MS },
     providerCircuit: { failures: e.PROVIDER_CIRCUIT_FAILURES, openMs: e.PROVIDER_CIRCUIT_OPEN_MS },
     sweepSchedulesOnStart: e.SWEEP_SCHEDULES_ON_START === 'true',
     payments: {

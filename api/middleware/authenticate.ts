@@ -41,7 +41,13 @@ export function authenticate(route: RouteDef, { db, logger, config }: ApiDeps): 
     }
     const { key, workspace } = found;
     enforceRateLimit(ctx, limit);
-    if (!workspace.api_access_enabled) throw new AppError('api_access_disabled', 403, 'API access is turned off for this workspace');
+    if (!workspace.api_access_enabled)
+      throw new AppError('api_access_disabled', 403, 'API access is turned off for this workspace', { reason: 'api_access_off' });
+    // A frozen workspace (an operator's hold, e.g. for an unpaid bill or abuse) may not spend or
+    // change anything through its keys, reads included, as in the app (DESIGN.md §10): its keys
+    // answer as if API access were off, until an operator unfreezes it.
+    if (workspace.frozen)
+      throw new AppError('api_access_disabled', 403, 'The workspace is frozen: its API keys are refused until an operator unfreezes it', { reason: 'frozen' });
     if (route.auth !== 'any' && !hasScope(key.scopes, route.auth)) {
       throw new AppError('insufficient_scope', 403, `This operation needs the ${route.auth} scope`, { required_scope: route.auth });
     }

@@ -25,8 +25,15 @@ export function errorHandler(): Middleware<ApiState> {
 }
 
 const DB_RETRY_AFTER_SECONDS = 5;
-/** Node socket errors of a connection that could not be made or was cut. */
-const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE']);
+/** Node socket errors of a connection that could not be made, was cut or went unanswered. */
+const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'EAI_AGAIN']);
+/**
+ * What node-postgres and knex say, without a code, of a connection that is gone or cannot be had:
+ * a client used after its connection died ("… not queryable", the one a chaos run met as a 500),
+ * a connection cut mid-query, a server that never answered (pg's "timeout expired"), a pool with no connection free.
+ */
+const UNAVAILABLE_MESSAGES =
+  /^(?:Knex: Timeout acquiring a connection|Connection terminated|Client has encountered a connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect|timeout expired$|Timeout acquiring a connection)/;
 /** Postgres SQLSTATEs of a server going away or not taking connections (class 08: connection exceptions). */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03']);
 
@@ -39,7 +46,7 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== 'object' || depth > 5) return false;
   const { code, name, message, cause, errors } = err as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
   if (typeof code === 'string' && (CONNECTION_ERRNOS.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
-  if (name === 'KnexTimeoutError' || (typeof message === 'string' && /^Knex: Timeout acquiring a connection|^Connection terminated/.test(message))) return true;
+  if (name === 'KnexTimeoutError' || (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message))) return true;
   if (Array.isArray(errors) && errors.some((e) => isDatabaseUnavailable(e, depth + 1))) return true;
   return isDatabaseUnavailable(cause, depth + 1);
 }

@@ -1,7 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { withoutRedaction, type Logger } from '../../src/logger';
-import type { ApiState } from '../context';
+import { recordedPath, type ApiState } from '../context';
 
 // A caller-sent id is echoed when it is 1–128 printable ASCII characters (DESIGN.md §3).
 const ACCEPTABLE_REQUEST_ID = /^[\x20-\x7e]{1,128}$/;
@@ -57,7 +57,7 @@ export function requestId(logger: Logger): Middleware<ApiState> {
       await next();
     } finally {
       if (logger.isLevelEnabled('info')) {
-        const line = { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10 };
+        const line = { method: ctx.method, path: recordedPath(ctx), status: ctx.status, ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10 };
         // The bindings go in the line itself (the same fields a child would add), through the
         // logger without redaction: every field here is set by this middleware.
         requestLines.info({ ...entry.bindings, ...line }, 'request');

@@ -1,10 +1,7 @@
 import { context, trace } from '@opentelemetry/api';
 import { getRPCMetadata, RPCType } from '@opentelemetry/core';
 import type { Middleware } from 'koa';
-import { matchedRoute, type ApiState } from '../context';
-
-/** A path parameter by this name is a credential (share links, checkout pages): its value never reaches a span. */
-const CREDENTIAL_PARAM = ':token';
+import { CREDENTIAL_PARAM, matchedRoute, type ApiState } from '../context';
 
 /**
  * Completes the server span that the HTTP instrumentation opened for this request (src/tracing):

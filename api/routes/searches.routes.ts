@@ -6,7 +6,7 @@ import { notFound } from '../../src/domain/errors';
 import { projectParams } from '../../src/projects/projects.schemas';
 import { launchSearch } from '../../src/searches/launch.service';
 import { RECORD_COLUMNS, recordResource } from '../../src/searches/records';
-import { personJson, searchResource } from '../../src/searches/searches.presenter';
+import { listedSearch, personJson, searchResource } from '../../src/searches/searches.presenter';
 import {
   LAUNCH_ERRORS,
   LAUNCH_INVALID_CODES,
@@ -17,11 +17,12 @@ import {
   peoplePage,
   peopleQuery,
   search,
+  searchListItem,
   searchParams,
   searchRecord,
 } from '../../src/searches/searches.schemas';
 import { startPass } from '../../src/searches/start.service';
-import { authOf, type ApiContext } from '../context';
+import { authOf, briefReaderOf, type ApiContext } from '../context';
 import { encodeData, sendData, sendDataStream, sendEncodedData } from '../respond';
 import { ResponseCache } from '../response-cache';
 import { defineRoute } from '../route-def';
@@ -67,7 +68,8 @@ export const searchRoutes = [
       data: launchedSearch,
       description: 'The new search (201), or the first one for an idempotent replay (200, reused: true)',
     },
-    async handler(ctx, { headers, body, found }, { db, temporal, config }) {
+    async handler(ctx, { headers, body, found }, deps) {
+      const { db, temporal, config } = deps;
       const { workspace, key } = authOf(ctx);
       const { search: launched, reused } = await launchSearch(db, {
         workspace,
@@ -78,6 +80,7 @@ export const searchRoutes = [
         baseUrl: config.publicBaseUrl,
         requestId: ctx.state.requestId,
         config,
+        reader: briefReaderOf(deps),
       });
       if (launched.status === 'queued') await startPass(db, temporal, launched, launched.pass_count);
       sendData(ctx, { ...searchResource(launched, config.publicBaseUrl), reused }, { status: reused ? 200 : 201 });
@@ -95,12 +98,12 @@ export const searchRoutes = [
     proposable: false,
     params: projectParams,
     load: loadProject,
-    response: { kind: 'json', status: 200, data: z.array(search), total: true, description: 'The searches, oldest first' },
+    response: { kind: 'json', status: 200, data: z.array(searchListItem), total: true, description: 'The searches, oldest first' },
     async handler(ctx, { found }, { db, config }) {
       const searches = await searchRepository(db).listForProject(found.project.id);
       sendData(
         ctx,
-        searches.map((s) => searchResource(s, config.publicBaseUrl)),
+        searches.map((s) => listedSearch(s, config.publicBaseUrl)),
         { total: searches.length },
       );
     },

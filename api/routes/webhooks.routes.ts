@@ -56,8 +56,8 @@ export const webhookRoutes = [
     proposable: true,
     body: createWebhookBody,
     errors: ['invalid_webhook_url', 'webhook_limit_reached'],
-    // An address literal: the documented example must pass the SSRF check without DNS (the URL must resolve to a public address).
-    example: { url: 'https://93.184.215.14/hooks/sourcing', events: ['search.completed', 'shortlist.changed'] },
+    // A documentation name (RFC 2606): a client sends its own public https address.
+    example: { url: 'https://hooks.example.com/sourcing', events: ['search.completed', 'shortlist.changed'] },
     response: { kind: 'json', status: 201, data: createdWebhook, description: 'The endpoint with its whole secret, once' },
     async handler(ctx, { body }, deps) {
       const { endpoint, secret } = await createEndpoint(deps.db, deps.config, authOf(ctx).workspace.id, body);

@@ -45,6 +45,7 @@ export const SESSION_ERROR_STATUS = {
   concurrent_search_limit: 429,
   extraction_failed: 502,
   service_unavailable: 503,
+  brief_reader_busy: 503,
 } as const satisfies Record<string, number>;
 export type SessionErrorCode = keyof typeof SESSION_ERROR_STATUS;
 

@@ -73,9 +73,14 @@ export function sessionGuard(
 ): Middleware<SessionState> {
   const origins = trustedOrigins(config);
   return async (ctx, next) => {
-    // Writes from another site: refuse when the browser says where the request came from.
-    const origin = ctx.get('Origin');
-    if (route.method !== 'GET' && origin && !origins.has(origin)) throw new AppError('csrf', 403, 'Cross-site request refused');
+    // Writes from another site: refuse when the browser says where the request came from, by its
+    // Origin or, when a browser sends none, by Sec-Fetch-Site (which a page cannot forge).
+    if (route.method !== 'GET') {
+      const origin = ctx.get('Origin');
+      if ((origin && !origins.has(origin)) || ctx.get('Sec-Fetch-Site').toLowerCase() === 'cross-site') {
+        throw new AppError('csrf', 403, 'Cross-site request refused');
+      }
+    }
     if (route.access === 'public') return next();
     const token = ctx.cookies.get(SESSION_COOKIE);
     const session = token ? await resolveSession(db, token) : undefined;

@@ -15,6 +15,7 @@ import { launchScan, listScans } from '../../src/scans/scans.service';
 import { LAUNCH_ERRORS, LAUNCH_INVALID_CODES, launchHeaders, launchInvalidCode } from '../../src/searches/searches.schemas';
 import { me, ok, signInBody, switchWorkspaceBody } from '../../src/users/users.schemas';
 import { describeMe, resolveSession, signIn, signOut, switchWorkspace } from '../../src/users/users.service';
+import { briefReaderOf } from '../context';
 import { sessionOpenApiDocument } from './session-openapi';
 import { defineSessionRoute, type SessionRouteDef } from './session-route-def';
 import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from './session.middleware';
@@ -163,15 +164,15 @@ export const sessionRoutes: SessionRouteDef[] = [
     summary:
       'Free text → criteria through the built-in reader (the key API\'s jd_text reader, no language model): intake\'s answer with reader "builtin"; a brief with nothing usable answers empty criteria. Never scores, never calls a provider.',
     body: intakeBody,
-    errors: { plain: [502] },
+    errors: { codes: ['brief_reader_busy'], plain: [502] },
     example: { rawInput: 'Senior backend engineer in Berlin, 5+ years of Go and PostgreSQL, fintech' },
     response: {
       status: 200,
       data: intakeResult,
       description: 'The criteria found, chip coverage and family suggestions; 502 when the role families cannot be loaded',
     },
-    async handler(_ctx, { body, session }, { db }) {
-      return { body: await readBriefBuiltin(db, session.workspace.id, body.rawInput) };
+    async handler(_ctx, { body, session }, deps) {
+      return { body: await readBriefBuiltin(deps.db, briefReaderOf(deps), session.workspace.id, body.rawInput) };
     },
   }),
   defineSessionRoute({
@@ -198,8 +199,8 @@ export const sessionRoutes: SessionRouteDef[] = [
     errors: { codes: ['project_not_found', ...LAUNCH_ERRORS] },
     example: { project_id: '0b6f0b4e-4f5e-4c59-9a39-2f0d8e1c7a11', criteria: { family: 'software_engineering', metro: 'berlin' } },
     response: { status: [201, 200], data: scanLaunched, description: 'The new search (201), or the first one for an idempotent replay (200, reused: true)' },
-    async handler(_ctx, { headers, body, session }, { db, temporal, config }) {
-      const { scan, reused } = await launchScan(db, temporal, config, session.workspace, body, headers['Idempotency-Key']);
+    async handler(_ctx, { headers, body, session }, deps) {
+      const { scan, reused } = await launchScan(deps.db, deps.temporal, deps.config, briefReaderOf(deps), session.workspace, body, headers['Idempotency-Key']);
       return { status: reused ? 200 : 201, body: { scan } };
     },
   }),

@@ -1,4 +1,5 @@
 import type { SharedShortlist } from '../../src/shortlist/share.service';
+import { linkableUrl } from '../../src/domain/urls';
 import { escapeHtml, pageSecurityHeaders } from './html';
 
 export const SHARE_PAGE_STYLE = `
@@ -20,6 +21,12 @@ function page(title: string, body: string): string {
 <body>${body}</body></html>`;
 }
 
+/** A link to the person's profile when its address is http(s); nothing otherwise. */
+function profileLink(networkUrl: string | null | undefined): string {
+  const href = linkableUrl(networkUrl);
+  return href ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer nofollow" target="_blank">Profile</a>` : '';
+}
+
 /** The public shortlist page: live, readable, no sign-in. */
 export function renderSharePage(share: SharedShortlist): string {
   const items = share.members
@@ -29,7 +36,7 @@ export function renderSharePage(share: SharedShortlist): string {
   <div class="who"><div class="name">${escapeHtml(m.name)}</div>
   <div class="meta">${escapeHtml([m.title, m.company].filter(Boolean).join(' · '))}</div>
   <div class="meta">${escapeHtml(m.location)}</div></div>
-  ${m.network_url ? `<a href="${escapeHtml(m.network_url)}" rel="noopener noreferrer nofollow" target="_blank">Profile</a>` : ''}
+  ${profileLink(m.network_url)}
 </li>`,
     )
     .join('\n');

@@ -337,6 +337,44 @@ export function ensureChromium() {
 }
 
 /**
+ * A throw-away certificate authority and a server certificate it issued for 127.0.0.1, localhost
+ * and hooks.example.test, for the local HTTPS sinks webhook deliveries go to in tests and fuzz
+ * runs. Every process started with `NODE_EXTRA_CA_CERTS` (read at start) set to the returned
+ * `caFile` trusts the sink; `TEST_CA_DIR` tells the sinks where the server certificate is.
+ */
+export function makeTestCa(dir) {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = (name) => path.join(dir, name);
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  const openssl = (args) => {
+    const r = spawnSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    if (r.status !== 0) throw new Error(`openssl ${args[0]} failed: ${String(r.stderr ?? r.error).trim()}`);
+  };
+  openssl(
+    ['req', '-x509', ...ec, '-days', '2', '-subj', '/CN=candidate-sourcing test CA', '-keyout', file('ca-key.pem'), '-out', file('ca.pem')].concat([
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    ]),
+  );
+  openssl(['req', ...ec, '-subj', '/CN=localhost', '-keyout', file('server-key.pem'), '-out', file('server.csr')]);
+  fs.writeFileSync(
+    file('server.ext'),
+    'subjectAltName=DNS:localhost,DNS:hooks.example.test,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n',
+  );
+  openssl(
+    ['x509', '-req', '-in', file('server.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca-key.pem'), '-CAcreateserial', '-days', '2'].concat([
+      '-extfile',
+      file('server.ext'),
+      '-out',
+      file('server.pem'),
+    ]),
+  );
+  return { dir, caFile: file('ca.pem'), env: { NODE_EXTRA_CA_CERTS: file('ca.pem'), TEST_CA_DIR: dir } };
+}
+
+/**
  * Runs a TypeScript entry point under tsx in a child process, forwarding termination signals so
  * Ctrl-C reaches the stack's own cleanup; resolves with the child's exit code.
  */

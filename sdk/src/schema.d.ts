@@ -969,7 +969,7 @@ export interface components {
             } | {
                 industries: unknown;
             })) | null;
-            /** @description A job description (40+ characters once trimmed) to extract criteria from */
+            /** @description A job description (40+ characters once trimmed, at most 20,000) to extract criteria from */
             jd_text?: string;
         } & ({
             criteria: unknown;
@@ -1304,6 +1304,40 @@ export interface components {
             broadening: unknown;
             criteria: components["schemas"]["ResolvedCriteria"];
         };
+        /** @description A search in a list: the record without its job description, with an excerpt and its length */
+        SearchListItem: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            search_id: string;
+            /** Format: uuid */
+            project_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "complete" | "failed";
+            outcome: ("Shortlist ready" | "Poor yield" | "No results") | null;
+            stop_reason: ("target_reached" | "pool_exhausted" | "read_budget_reached" | "error" | "cancelled") | null;
+            profiles_read: number;
+            delivered: number;
+            shortlisted: number;
+            closed_at: string | null;
+            pages_fetched: number;
+            passes: number;
+            source: string;
+            criteria: components["schemas"]["ResolvedCriteria"];
+            jd_confidence: {
+                [key: string]: number;
+            } | null;
+            failure_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            started_at: string | null;
+            last_pass?: components["schemas"]["SearchPass"];
+            links: components["schemas"]["SearchLinks"];
+            /** @description The first 500 characters of the job description the search was launched with (its record has all of it) */
+            jd_text_excerpt: string | null;
+            /** @description Characters in that job description */
+            jd_text_length: number | null;
+        };
         Search: {
             /** Format: uuid */
             id: string;
@@ -1488,6 +1522,10 @@ export interface components {
                 [key: string]: {
                     [key: string]: unknown;
                 };
+            };
+            /** @description The bounds of a job description sent instead of criteria */
+            jd_text: {
+                [key: string]: unknown;
             };
             rules: string[];
             /** @description Criteria that pass validation */
@@ -2862,7 +2900,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["Search"][];
+                        data: components["schemas"]["SearchListItem"][];
                         meta: {
                             request_id: string;
                             /** @description How many items there are in all */
@@ -3386,7 +3424,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description error.code: `service_unavailable` */
+            /** @description error.code: `service_unavailable`, `brief_reader_busy` */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -7007,7 +7045,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "url": "https://93.184.215.14/hooks/sourcing",
+                 *       "url": "https://hooks.example.com/sourcing",
                  *       "events": [
                  *         "search.completed",
                  *         "shortlist.changed"

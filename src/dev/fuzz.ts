@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import https from 'node:https';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, loadStackSettings } from '../config';
@@ -42,6 +43,30 @@ export function printFigures(figures: FuzzFigures, say: (msg: string) => void = 
   for (const [error, n] of Object.entries(figures.toolErrors)) say(`schemathesis error (its own, not the API's): ${error} × ${n}`);
 }
 
+/**
+ * Where the fuzzed webhooks are delivered: an HTTPS server on 127.0.0.1 with the certificate the
+ * bootstrap's CA issued (TEST_CA_DIR; this process trusts the CA through NODE_EXTRA_CA_CERTS).
+ * It answers 200 to everything, so test and redelivery calls finish at once.
+ */
+async function startSink(caDir: string): Promise<{ url: string; received: () => number; close: () => Promise<void> }> {
+  let received = 0;
+  const server = https.createServer(
+    { cert: fs.readFileSync(path.join(caDir, 'server.pem')), key: fs.readFileSync(path.join(caDir, 'server-key.pem')) },
+    (req, res) => {
+      received += 1;
+      req.resume();
+      req.on('end', () => res.end('ok'));
+    },
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `https://127.0.0.1:${port}/fuzz-hook`,
+    received: () => received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
@@ -54,9 +79,15 @@ async function main(): Promise<number> {
     },
   });
   const settings = loadStackSettings();
+  const caDir = settings.passthrough.TEST_CA_DIR;
+  if (!caDir) throw new Error('TEST_CA_DIR is not set: run the fuzzer with `npm run fuzz`, whose bootstrap makes the sink its certificate');
+  const sink = await startSink(caDir);
   const runDir = path.join(ROOT, '.data', `fuzz-${process.pid}`);
   fs.mkdirSync(runDir, { recursive: true });
-  const [pgPort, temporalPort, httpPort, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+  const [pgPort, temporalPort, httpPort, metricsPort, offlinePort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  // Generated requests reach the provider calls (credential checks, intake): at a closed local
+  // port, never at the vendors.
+  const offline = `http://127.0.0.1:${offlinePort}`;
   const [st, infra] = await Promise.all([
     ensureSchemathesis(settings.passthrough, log),
     startInfrastructure({
@@ -84,6 +115,12 @@ async function main(): Promise<number> {
     SIGN_IN_GLOBAL_MAX_FAILURES: '1000000',
     WORKER_METRICS_PORT: '0',
     SHUTDOWN_TIMEOUT_MS: '2000',
+    // The sink is on loopback, which webhook URLs may otherwise not name.
+    WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8',
+    PEOPLEDATALABS_BASE_URL: offline,
+    BRAVE_BASE_URL: offline,
+    OPENAI_BASE_URL: offline,
+    HUNTER_BASE_URL: offline,
   });
   const logger = createLogger(config.logLevel, 'fuzz');
   const db = createDb(config.databaseUrl, 10, logger, { taskQueue: config.temporal.taskQueue });
@@ -97,6 +134,7 @@ async function main(): Promise<number> {
     await temporal.close();
     await db.destroy();
     await infra.stop();
+    await sink.close();
     fs.rmSync(runDir, { recursive: true, force: true });
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop().then(() => process.exit(130)));
@@ -108,7 +146,7 @@ async function main(): Promise<number> {
     await loadCorpus(db, { size: 6000, seed: 7 });
     worker = await startWorker({ config, db, logger });
     api = await startApiServer({ config, db, temporal, logger });
-    const seeded = await seedFuzzWorkspace(db, api.url);
+    const seeded = await seedFuzzWorkspace(db, api.url, sink.url);
     const session = await seedFuzzSession(db, api.url);
     const documents: FuzzDocument[] = values.document === 'both' ? ['key', 'session'] : [values.document as FuzzDocument];
     if (!documents.every((d) => d in FUZZ_DOCUMENTS)) throw new Error(`--document must be key, session or both, not ${values.document}`);
@@ -122,6 +160,7 @@ async function main(): Promise<number> {
         key: document === 'key' ? seeded.key : session.cookie,
         ids: document === 'key' ? seeded.ids : session.ids,
         workDir: path.join(ROOT, '.data', 'fuzz-report', document),
+        webhookUrl: sink.url,
         maxExamples: Number(values['max-examples']),
         seed: Number(values.seed),
         workers: Number(values.workers),
@@ -139,6 +178,7 @@ async function main(): Promise<number> {
       log(`HAR report: ${path.join('.data', 'fuzz-report', document, 'fuzz.har')}`);
       failed ||= Object.keys(figures.failures).length > 0 || figures.serverErrors > 0;
     }
+    log(`webhook deliveries received by the local sink: ${sink.received()}`);
     return failed ? 1 : 0;
   } finally {
     await stop();

@@ -7,7 +7,6 @@ import { apiKeyRepository } from '../db/api-key.repository';
 import type { Db } from '../db/knex';
 import { workspaceRepository } from '../db/workspace.repository';
 import { createUser } from '../users/users.service';
-import { ATTEMPT_WAIT_MS } from '../webhooks/endpoints';
 import { waitFor } from './processes';
 
 /**
@@ -147,6 +146,8 @@ export interface FuzzRunOptions {
   ids: FuzzIds;
   /** Where the config and the HAR report go. */
   workDir: string;
+  /** The local HTTPS sink every generated webhook URL is set to (the hooks' rule: a URL must resolve to an allowed address). */
+  webhookUrl: string;
   maxExamples: number;
   seed: number;
   workers: number;
@@ -180,7 +181,7 @@ export interface FuzzFigures {
  * of `--checks all` runs, among them positive_data_acceptance (ST202: a request the document
  * allows, refused as invalid) and negative_data_rejection (a request the document forbids,
  * accepted): the documents state every limit the server enforces, and the few rules OpenAPI
- * cannot state (two related values, a webhook host that must resolve, a job description that must
+ * cannot state (two related values, a webhook host that must resolve to an allowed address, a job description that must
  * name a role, the search's own weights) are kept by the generated requests themselves
  * (src/dev/schemathesis_hooks.py, valid cases only).
  */
@@ -208,24 +209,9 @@ export const DEPENDENCY_FAILURES: Record<FuzzDocument, Record<string, { status: 
   session: {
     'POST /api/intake': {
       status: 502,
-      why: 'extraction_failed: the language model is unreachable here (no network; the openai credentials are ones the run itself created)',
+      why: 'extraction_failed: no language model answers a fuzz run (its provider address is a closed local port; the openai credentials are ones the run itself created)',
     },
   },
-};
-
-/**
- * Operations that answer only after an outbound webhook attempt, with the response time they may
- * take (s) instead of Schemathesis's default 10 s: the spec gives an endpoint 10 s to answer, and
- * these wait up to ATTEMPT_WAIT_MS for the attempt. The fuzzed endpoint is a public address; how
- * fast an attempt to it fails depends on this host's network (a refusal at once, or a timeout).
- */
-const ATTEMPT_ANSWER_SECONDS = ATTEMPT_WAIT_MS / 1000 + 5;
-export const ATTEMPT_WAITING_OPERATIONS: Record<FuzzDocument, Record<string, number>> = {
-  key: {
-    'POST /webhooks/{webhookId}/test': ATTEMPT_ANSWER_SECONDS,
-    'POST /webhooks/{webhookId}/deliveries/{deliveryId}/redeliver': ATTEMPT_ANSWER_SECONDS,
-  },
-  session: {},
 };
 
 /** Operations not fuzzed, each with why. */
@@ -245,7 +231,7 @@ export async function runSchemathesis(opts: FuzzRunOptions): Promise<FuzzFigures
   fs.mkdirSync(opts.workDir, { recursive: true });
   const configFile = path.join(opts.workDir, 'schemathesis.toml');
   const dependencyFailures = DEPENDENCY_FAILURES[opts.document ?? 'key'];
-  fs.writeFileSync(configFile, fuzzConfig(opts.ids, target.auth(opts.key), dependencyFailures, ATTEMPT_WAITING_OPERATIONS[opts.document ?? 'key']));
+  fs.writeFileSync(configFile, fuzzConfig(opts.ids, target.auth(opts.key), dependencyFailures));
   const har = path.join(opts.workDir, 'fuzz.har');
   fs.rmSync(har, { force: true });
   const args = [
@@ -283,7 +269,14 @@ export async function runSchemathesis(opts: FuzzRunOptions): Promise<FuzzFigures
       cwd: opts.workDir,
       stdio: ['ignore', 'pipe', 'pipe'],
       // The hooks module beside this file (the rules OpenAPI cannot state).
-      env: { ...process.env, NO_COLOR: '1', COLUMNS: '160', SCHEMATHESIS_HOOKS: 'schemathesis_hooks', PYTHONPATH: HOOKS_DIR },
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        COLUMNS: '160',
+        SCHEMATHESIS_HOOKS: 'schemathesis_hooks',
+        PYTHONPATH: HOOKS_DIR,
+        FUZZ_WEBHOOK_URL: opts.webhookUrl,
+      },
     });
     let out = '';
     const onData = (chunk: Buffer) => {
@@ -335,7 +328,7 @@ export function summarySection(output: string, title: string): Record<string, nu
 }
 
 /** schemathesis.toml: path ids drawn from the workspace's real records half the time, generated otherwise. */
-function fuzzConfig(ids: FuzzIds, auth: string[], dependencyFailures: Record<string, { status: number }>, responseTimeLimits: Record<string, number>): string {
+function fuzzConfig(ids: FuzzIds, auth: string[], dependencyFailures: Record<string, { status: number }>): string {
   const lines: string[] = auth.length ? [...auth, ''] : [];
   for (const [name, values] of Object.entries(ids)) {
     if (!values.length) continue;
@@ -360,9 +353,6 @@ function fuzzConfig(ids: FuzzIds, auth: string[], dependencyFailures: Record<str
       `checks.positive_data_acceptance.expected-statuses = ${list([...POSITIVE_STATUSES, String(status)])}`,
     );
   }
-  for (const [name, seconds] of Object.entries(responseTimeLimits)) {
-    lines.push('', '[[operations]]', `include-name = ${JSON.stringify(name)}`, `checks.max_response_time = ${seconds}`);
-  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -377,7 +367,7 @@ export interface FuzzWorkspace {
  * finished search (so candidates exist), a shortlisted candidate and a webhook, made through the
  * API itself so their rows are what real calls leave.
  */
-export async function seedFuzzWorkspace(db: Db, apiUrl: string): Promise<FuzzWorkspace> {
+export async function seedFuzzWorkspace(db: Db, apiUrl: string, webhookUrl: string): Promise<FuzzWorkspace> {
   const workspace = await workspaceRepository(db).create({
     name: 'Fuzz workspace',
     plan: 'starter',
@@ -410,8 +400,8 @@ export async function seedFuzzWorkspace(db: Db, apiUrl: string): Promise<FuzzWor
   await waitFor('the seeded search to finish', async () => ['complete', 'failed'].includes((await call('GET', `/searches/${search.id}`)).status), 120_000, 250);
   const people: { id: string }[] = (await call('GET', `/searches/${search.id}/people?limit=20&profile=false`)).people;
   if (people.length) await call('POST', `/projects/${project.id}/shortlist/members`, { candidate_ids: [people[0].id] });
-  // A public address literal: creation checks it, and nothing is sent unless an event fires.
-  const webhook = await call('POST', '/webhooks', { url: 'https://93.184.215.14/fuzz-hook' });
+  // The run's local sink (the stack allows loopback for it): test events and redeliveries arrive there.
+  const webhook = await call('POST', '/webhooks', { url: webhookUrl });
   return {
     workspaceId: workspace.id,
     key: raw,

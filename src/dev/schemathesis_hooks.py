@@ -6,13 +6,14 @@ the spec asks. Without it Schemathesis would count the refusal as a schema-valid
 (ST202). Everything else the server refuses, the documents state; nothing else is changed here.
 """
 
+import os
 from datetime import datetime, timedelta, timezone
 
 import schemathesis
 
-# A public address literal: the webhook SSRF check passes it without DNS, and nothing is sent
-# unless an event fires (the fuzzed workspace's endpoints are never reached).
-PUBLIC_WEBHOOK_URL = "https://93.184.215.14/fuzz-hook"
+# The run's local HTTPS sink (runSchemathesis passes it): the fuzzed stack allows loopback for it,
+# so test events and redeliveries reach a receiver on this machine and nothing leaves it.
+WEBHOOK_URL = os.environ["FUZZ_WEBHOOK_URL"]
 MAX_USAGE_DAYS = 366  # MAX_USAGE_DAYS in src/billing/billing.schemas.ts
 
 
@@ -58,7 +59,7 @@ SEARCHABLE_CHANGES = ("skills", "must_have_skills", "industries")
 
 
 def _something_left_to_search(path, body):
-    """A scoring change's criteria: removing a field (null) may leave the search nothing to search on.
+    """A scoring change's criteria: removing a field (null or an empty list) may leave the search nothing to search on.
 
     Whether it does depends on the search's stored criteria (a search launched with only skills loses
     everything when skills is removed: 400 invalid_criteria), so removals of searchable fields are
@@ -67,7 +68,7 @@ def _something_left_to_search(path, body):
     criteria = body.get("criteria") if "/scoring/" in path else None
     if isinstance(criteria, dict):
         for key in SEARCHABLE_CHANGES:
-            if key in criteria and criteria[key] is None:
+            if key in criteria and criteria[key] in (None, []):
                 del criteria[key]
 
 
@@ -78,10 +79,8 @@ def _a_weight_stays(body):
         weights["title"] = 30
 
 
-@schemathesis.hook
-def map_case(context, case):
-    if case.meta is None or not case.meta.generation.mode.is_positive:
-        return case
+def _repair(case):
+    """Keeps one valid case within the rules above."""
     path = case.operation.path
     if path.endswith("/usage") and isinstance(case.query, dict):
         _usage_period(case.query)
@@ -90,7 +89,21 @@ def map_case(context, case):
         _jd_names_a_role(case.body)
         _a_weight_stays(case.body)
         _something_left_to_search(path, case.body)
-        # A webhook URL must resolve to public addresses (DNS, at creation and at every attempt).
+        # A webhook URL must resolve to an allowed address (DNS, at creation and at every attempt).
         if "/webhooks" in path and "url" in case.body:
-            case.body["url"] = PUBLIC_WEBHOOK_URL
+            case.body["url"] = WEBHOOK_URL
     return case
+
+
+@schemathesis.hook
+def map_case(context, case):
+    if case.meta is None or not case.meta.generation.mode.is_positive:
+        return case
+    return _repair(case)
+
+
+@schemathesis.hook
+def before_add_examples(context, examples):
+    """The documents' own examples are valid requests too (map_case does not see them)."""
+    for case in examples:
+        _repair(case)

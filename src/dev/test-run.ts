@@ -60,6 +60,38 @@ async function staticChecks(env: NodeJS.ProcessEnv): Promise<{ name: string; cod
   return null;
 }
 
+const NETWORK_GUARD = path.join(ROOT, 'test', 'support', 'network-guard.cjs');
+
+interface GuardRecord {
+  pid: number;
+  argv: string[];
+  connections: Record<string, number>;
+  refused: { what: string; target: string; class: string }[];
+}
+
+/**
+ * What the network guard saw in every process of the run: connections by address class, and
+ * every refused attempt to leave this machine (any refusal fails the run).
+ */
+function networkReport(dir: string): { refused: number } {
+  const records: GuardRecord[] = fs.existsSync(dir)
+    ? fs.readdirSync(dir).flatMap((f) => {
+        try {
+          return [JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as GuardRecord];
+        } catch {
+          return [];
+        }
+      })
+    : [];
+  const byClass = new Map<string, number>();
+  for (const r of records) for (const [cls, n] of Object.entries(r.connections)) byClass.set(cls, (byClass.get(cls) ?? 0) + n);
+  const refused = records.flatMap((r) => r.refused.map((x) => ({ ...x, process: `${r.argv.join(' ')} (pid ${r.pid})` })));
+  const classes = [...byClass].map(([cls, n]) => `${cls} ${n}`).join(', ') || 'none recorded';
+  log(`network guard: ${records.length} processes; outbound connections by address class: ${classes}; refused (off this machine): ${refused.length}`);
+  for (const r of refused) log(`  refused ${r.what} ${r.target} (${r.class}) in ${r.process}`);
+  return { refused: refused.length };
+}
+
 async function main(): Promise<number> {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, interrupt);
   onParentExit(interrupt);
@@ -76,7 +108,8 @@ async function main(): Promise<number> {
     freePort(),
   ]);
 
-  const checks = staticChecks(settings.passthrough);
+  // STATIC_CHECKS=off skips them while iterating on a few test files (CI and a plain `npm test` run them).
+  const checks = settings.passthrough.STATIC_CHECKS === 'off' ? Promise.resolve(null) : staticChecks(settings.passthrough);
   // The fuzz test's generator (a cached virtualenv; built once per machine, ~15 s). A failure is
   // reported by that test, not here, so the rest of the suite still runs.
   const schemathesis = ensureSchemathesis(settings.passthrough, log).catch((err: Error) => {
@@ -143,9 +176,21 @@ async function main(): Promise<number> {
       log(`${failed.name} failed`);
       return failed.code;
     }
-    log(`${STATIC_CHECKS.map((c) => c.name).join(', ')} passed`);
+    if (settings.passthrough.STATIC_CHECKS === 'off') log('static checks skipped (STATIC_CHECKS=off)');
+    else log(`${STATIC_CHECKS.map((c) => c.name).join(', ')} passed`);
+    const guardDir = path.join(runDir, 'network-guard');
+    // The providers' real addresses are off this machine: a test that does not point a provider at
+    // its local fake reaches a loopback port where nothing listens (refused at once), not the vendor.
+    const offline = `http://127.0.0.1:${await freePort()}`;
+    const offlineProviders = Object.fromEntries(
+      ['PEOPLEDATALABS_BASE_URL', 'BRAVE_BASE_URL', 'OPENAI_BASE_URL', 'HUNTER_BASE_URL'].map((name) => [name, settings.passthrough[name] ?? offline]),
+    );
     const env: NodeJS.ProcessEnv = {
       ...settings.passthrough,
+      // Every Node process of the run (jest, its workers, whatever a test spawns) may reach only this machine.
+      NODE_OPTIONS: [settings.passthrough.NODE_OPTIONS, `--require "${NETWORK_GUARD}"`].filter(Boolean).join(' '),
+      NETWORK_GUARD_DIR: guardDir,
+      ...offlineProviders,
       NODE_ENV: 'test',
       DATABASE_URL: infra.databaseUrl,
       TEMPORAL_ADDRESS: infra.temporalAddress,
@@ -160,7 +205,13 @@ async function main(): Promise<number> {
       // Every worker the suite starts (in process or spawned) serves its metrics on a port of its own.
       WORKER_METRICS_PORT: settings.passthrough.WORKER_METRICS_PORT ?? '0',
     };
-    return await run(process.execPath, [path.join(ROOT, 'node_modules/jest/bin/jest.js'), ...process.argv.slice(2)], env);
+    const code = await run(process.execPath, [path.join(ROOT, 'node_modules/jest/bin/jest.js'), ...process.argv.slice(2)], env);
+    const { refused } = networkReport(guardDir);
+    if (refused > 0 && code === 0) {
+      log('the suite tried to reach beyond this machine; failing the run');
+      return 1;
+    }
+    return code;
   } finally {
     await cleanup();
   }

@@ -8,6 +8,7 @@
 import countryAliasData from '../reference/data/country-aliases.json';
 import { COUNTRIES, METROS } from '../reference/taxonomy';
 import { editDistance } from './edit-distance';
+import { SpanClaims } from '../briefs/span-claims';
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -79,7 +80,7 @@ interface PlaceMention {
 }
 
 function metroMentions(text: string): PlaceMention[] {
-  const claimed: [number, number][] = [];
+  const claimed = new SpanClaims(text.length);
   const firstLineEnd = (() => {
     const i = text.search(/\n/);
     return i < 0 ? text.length : i;
@@ -90,7 +91,7 @@ function metroMentions(text: string): PlaceMention[] {
     for (const m of text.matchAll(n.re)) {
       const start = m.index;
       const end = start + m[0].length;
-      if (claimed.some(([a, b]) => start < b && a < end)) continue;
+      if (claimed.overlaps(start, end)) continue;
       if (!n.anyCase && n.kind !== 'id' && !/^[\p{Lu}\p{N}]/u.test(m[0])) continue;
       // "Seattle, Washington" is the state; "Washington, D.C." and "Washington DC" are the city.
       if (
@@ -99,7 +100,7 @@ function metroMentions(text: string): PlaceMention[] {
         (/,\s*$/.test(text.slice(Math.max(0, start - 3), start)) || /^\s+state\b/i.test(text.slice(end, end + 8)))
       )
         continue;
-      claimed.push([start, end]);
+      claimed.claim(start, end);
       const before = text.slice(Math.max(0, start - 50), start);
       let weight = 1;
       if (start < firstLineEnd) weight *= 1.3;
@@ -126,13 +127,13 @@ function countryPatterns(): { re: RegExp; country: string }[] {
 
 function countryMention(text: string): string | undefined {
   let first: { index: number; country: string } | undefined;
-  const claimed: [number, number][] = [];
+  const claimed = new SpanClaims(text.length);
   for (const c of countryPatterns()) {
     c.re.lastIndex = 0;
     for (const m of text.matchAll(c.re)) {
       const end = m.index + m[0].length;
-      if (claimed.some(([a, b]) => m.index < b && a < end)) continue;
-      claimed.push([m.index, end]);
+      if (claimed.overlaps(m.index, end)) continue;
+      claimed.claim(m.index, end);
       if (companyPlace(text.slice(Math.max(0, m.index - 50), m.index))) continue;
       if (!first || m.index < first.index) first = { index: m.index, country: c.country };
     }

@@ -15,6 +15,7 @@ import { BRIEF_SENIORITY_WORDS, FAMILY_AREAS, ROLE_PHRASES, SKILL_TITLE_HINTS, t
 import { SENIORITIES, type Seniority } from './profile';
 import { departmentWords, similarRolePhrases, titleSimilarity, words } from './role-match';
 import { editDistance } from './edit-distance';
+import { SpanClaims } from '../briefs/span-claims';
 
 export const MAX_EXTRACTED_TITLES = 5;
 
@@ -418,6 +419,9 @@ function departmentMentions(text: string, tokens: Token[], firstLineEnd: number,
   return out;
 }
 
+/** Token positions the similarity fallback starts spans at, at most (24 opening words and 40 after hiring words). */
+const MAX_SIMILAR_STARTS = 64;
+
 const STOP_SPAN_WORDS = new Set(
   'a an the and or in at for of to with we our you your is are be will who this that as on by from remote hybrid based office onsite role job position team hiring looking seeking need needed want wanted join years year experience plus asap urgently please person persons someone somebody people individual candidate candidates hire talent guy profile'.split(
     ' ',
@@ -447,14 +451,17 @@ function similarMentions(
   threshold: number,
   taken: (start: number, end: number) => boolean,
 ): RoleMention[] {
-  const starts = new Set<number>();
-  tokens.forEach((t, i) => {
-    if (i < 24) starts.add(i);
-    if (lastCueEnd(HIRING_CUES, text.slice(Math.max(0, t.start - 30), t.start)) >= 0) starts.add(i);
-  });
+  // Where a role may be named: the opening words and the words after a hiring phrase, a bounded
+  // number of them (a brief names its role early; "find … find … find …" must not make every word a start).
+  const starts: number[] = [];
+  for (let i = 0; i < tokens.length && starts.length < MAX_SIMILAR_STARTS; i++) {
+    if (i < 24 || lastCueEnd(HIRING_CUES, text.slice(Math.max(0, tokens[i].start - 30), tokens[i].start)) >= 0) starts.push(i);
+  }
   const { levelWords } = phraseTables();
   const found: RoleMention[] = [];
-  for (const i of [...starts].sort((a, b) => a - b)) {
+  // The same words are looked up once ("find ing ion" repeated is one lookup).
+  const nearest = new Map<string, ReturnType<typeof similarRolePhrases>>();
+  for (const i of starts) {
     for (let n = 1; n <= 4 && i + n <= tokens.length; n++) {
       const span = tokens.slice(i, i + n);
       const first = span[0];
@@ -467,9 +474,11 @@ function similarMentions(
       if (written.length < 4 || canonicalSkill(written)) continue;
       // The span must end in the phrase's head word, or near it: "backend enginer" is a
       // "backend engineer", "can build" is no "build engineer", "summer" no "summer associate".
-      const best = similarRolePhrases(written, 5).find(
-        (c) => c.similarity >= threshold && c.key.split(' ').length <= n && !GENERIC_WORDS.has(c.key) && headAgrees(last.lower, c.key),
-      );
+      const key = written.toLowerCase();
+      if (!nearest.has(key)) nearest.set(key, similarRolePhrases(written, 5));
+      const best = nearest
+        .get(key)!
+        .find((c) => c.similarity >= threshold && c.key.split(' ').length <= n && !GENERIC_WORDS.has(c.key) && headAgrees(last.lower, c.key));
       if (!best) continue;
       const before = levelsBefore(text, tokens, i);
       found.push({
@@ -488,7 +497,12 @@ function similarMentions(
   // Overlapping spans: keep the most similar.
   found.sort((a, b) => b.similarity! - a.similarity! || a.start - b.start);
   const kept: RoleMention[] = [];
-  for (const m of found) if (!kept.some((k) => m.start < k.end && k.start < m.end)) kept.push(m);
+  const keptSpans = new SpanClaims(text.length);
+  for (const m of found) {
+    if (keptSpans.overlaps(m.start, m.end)) continue;
+    keptSpans.claim(m.start, m.end);
+    kept.push(m);
+  }
   return kept;
 }
 
@@ -635,11 +649,14 @@ export function readRole(
   const newline = text.search(/\n|(?<=[.!?])\s/);
   const firstLineEnd = newline < 0 ? text.length : Math.max(newline, 1);
   const exact = exactMentions(text, tokens, firstLineEnd);
-  const claimed = (start: number, end: number, list: RoleMention[]) => list.some((m) => start < m.end && m.start < end);
-  const department = departmentMentions(text, tokens, firstLineEnd, (s, e) => claimed(s, e, exact));
+  const byExact = new SpanClaims(text.length);
+  for (const m of exact) byExact.claim(m.start, m.end);
+  const department = departmentMentions(text, tokens, firstLineEnd, (s, e) => byExact.overlaps(s, e));
   const known = [...exact, ...department];
+  const byKnown = new SpanClaims(text.length);
+  for (const m of known) byKnown.claim(m.start, m.end);
   // Guess at unknown role words only when no role is named outright.
-  const similar = known.some((m) => m.weight >= 1) ? [] : similarMentions(text, tokens, firstLineEnd, 0.6, (s, e) => claimed(s, e, known));
+  const similar = known.some((m) => m.weight >= 1) ? [] : similarMentions(text, tokens, firstLineEnd, 0.6, (s, e) => byKnown.overlaps(s, e));
   const mentions = [...known, ...similar].sort((a, b) => a.start - b.start);
   const spans = mentions.map((m) => ({ start: m.start, end: m.end }));
   const skills = readSkills(spans);

@@ -18,6 +18,7 @@ import {
 } from '../reference/taxonomy';
 import { SENIORITIES, type Seniority } from './profile';
 import { trimmedText } from './text';
+import { BRIEF_MAX_LENGTH, BRIEF_MIN_LENGTH } from '../briefs/brief-limits';
 
 /** Same shape as the API's `Problem` (api/validate.ts); kept here so the domain does not import the API layer. */
 export interface Problem {
@@ -334,6 +335,8 @@ export interface FieldDescription {
 
 export interface CriteriaDescription {
   fields: Record<keyof Criteria, FieldDescription>;
+  /** A launch may send a job description instead of criteria: its bounds. */
+  jd_text: FieldDescription;
   rules: string[];
   example: Criteria;
 }
@@ -497,6 +500,14 @@ export function describeCriteria(): CriteriaDescription {
   };
   return {
     fields,
+    jd_text: {
+      type: 'string',
+      required: false,
+      description:
+        'Instead of criteria, a job description the built-in reader turns into criteria (shown on the search as criteria and jd_confidence). Longer is 400 invalid_request.',
+      min_length: BRIEF_MIN_LENGTH,
+      max_length: BRIEF_MAX_LENGTH,
+    },
     rules: [
       `At least one of ${SEARCHABLE_FIELDS.join(', ')} must be given.`,
       'Unknown fields and unknown reference values are rejected (invalid_criteria lists every problem).',

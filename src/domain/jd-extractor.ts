@@ -9,6 +9,7 @@ import skillSynonymData from '../reference/data/skill-synonyms.json';
 import { INDUSTRIES, SKILLS, canonicalIndustry, canonicalSkill } from '../reference/taxonomy';
 import { readPlace } from './brief-places';
 import { readRole } from './brief-roles';
+import { SpanClaims } from '../briefs/span-claims';
 import type { Criteria } from './criteria';
 
 export interface Extraction {
@@ -59,12 +60,15 @@ function findAll(text: string, phrase: string, caseSensitive: boolean): Hit[] {
 
 /** Spans already claimed by a longer phrase, so "Financial Services" does not also count as "Services". */
 class Claims {
-  private spans: [number, number][] = [];
+  private readonly spans: SpanClaims;
+  constructor(text: string) {
+    this.spans = new SpanClaims(text.length);
+  }
   overlaps(h: Hit): boolean {
-    return this.spans.some(([a, b]) => h.index < b && a < h.end);
+    return this.spans.overlaps(h.index, h.end);
   }
   claim(h: Hit): void {
-    this.spans.push([h.index, h.end]);
+    this.spans.claim(h.index, h.end);
   }
 }
 
@@ -127,7 +131,7 @@ function findIndustries(text: string, taken: Claims): { industries: string[]; co
     if (canonical) candidates.push({ phrase, target: canonical, exact: false });
   }
   candidates.sort((a, b) => byLengthDesc(a.phrase, b.phrase));
-  const claims = new Claims();
+  const claims = new Claims(text);
   for (const c of candidates) {
     for (const h of findAll(text, c.phrase, false)) {
       // Inside a title or a skill ("Research Scientist", "Market Research" as a skill) it is not an industry.
@@ -245,7 +249,7 @@ function skillPhrases(): { phrase: string; skill: string; mode: SkillMode }[] {
 }
 
 function findSkills(text: string, taken: Claims): { skills: string[]; confidence: number; spans: Hit[] } | undefined {
-  const claims = new Claims();
+  const claims = new Claims(text);
   const found: { index: number; skill: string; mode: SkillMode }[] = [];
   const spans: Hit[] = [];
   for (const p of skillPhrases()) {
@@ -328,7 +332,7 @@ export function extractCriteria(text: string): Extraction {
 
   // Role words are not skills or industries ("Data Analyst" is no "Data Analysis" evidence), and
   // skill words are not industries ("Market Research" the skill).
-  const taken = new Claims();
+  const taken = new Claims(source);
   let skills: ReturnType<typeof findSkills>;
   const years = findYears(source);
   const role = readRole(

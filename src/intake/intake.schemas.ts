@@ -2,14 +2,15 @@ import { z } from 'zod';
 import { criteriaFieldsSchema } from '../domain/criteria';
 import { whenMissing } from '../domain/errors';
 import { NOT_BLANK } from '../domain/text';
+import { BRIEF_MAX_LENGTH, briefTooLong } from '../briefs/brief-limits';
 
-export const MAX_RAW_INPUT = 20_000;
+export const MAX_RAW_INPUT = BRIEF_MAX_LENGTH;
 
 /** POST /api/intake */
 export const intakeBody = z.strictObject({
   rawInput: z
     .string({ error: whenMissing('rawInput is required (free text or a job description)') })
-    .max(MAX_RAW_INPUT, `rawInput is too long: at most ${MAX_RAW_INPUT.toLocaleString('en-US')} characters`)
+    .max(MAX_RAW_INPUT, briefTooLong('rawInput'))
     .regex(NOT_BLANK, 'rawInput must not be empty')
     .trim()
     .describe('Free text or a job description'),

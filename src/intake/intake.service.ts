@@ -5,7 +5,7 @@ import { resolveProviderKey } from '../credentials/credentials.service';
 import type { Db } from '../db/knex';
 import { roleFamilyRepository, type RoleFamilyRow } from '../db/role-family.repository';
 import { AppError } from '../domain/errors';
-import { extractCriteria } from '../domain/jd-extractor';
+import type { BriefReader } from '../briefs/brief-reader';
 import { callTool, openaiClient, type ToolCallAnswer } from '../providers/openai';
 import { closestFamilies, findWorkspaceFamily } from './family-match';
 import { CHIP_FIELDS, CHIPS, intakeToolInput, intakeToolParameters, type Chip, type IntakeToolInput, type Reader } from './intake.schemas';
@@ -113,9 +113,9 @@ export async function runIntake(db: Db, config: Config, workspaceId: string, raw
  * nothing usable still answers (empty criteria, every chip unresolved): unlike `jd_text`, which
  * launches at once and so refuses it, the app shows the criteria as a form to fill in next.
  */
-export async function readBriefBuiltin(db: Db, workspaceId: string, rawInput: string): Promise<IntakeResult> {
+export async function readBriefBuiltin(db: Db, reader: BriefReader, workspaceId: string, rawInput: string): Promise<IntakeResult> {
   const families = await loadFamilies(db, workspaceId);
-  const { criteria, confidence } = extractCriteria(rawInput);
+  const { criteria, confidence } = await reader.read(rawInput);
   const raw: Record<string, unknown> = { ...criteria, _meta: { confidence } };
   return present(withoutInvalidFields(raw), raw, families, 'builtin');
 }

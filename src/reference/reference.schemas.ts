@@ -5,6 +5,7 @@ export const industriesQuery = z.object({ q: z.string().optional().describe('par
 export const criteriaReference = z
   .strictObject({
     fields: z.record(z.string(), z.record(z.string(), z.unknown())).describe('Every criteria field: type, required, bounds, allowed values, description'),
+    jd_text: z.record(z.string(), z.unknown()).describe('The bounds of a job description sent instead of criteria'),
     rules: z.array(z.string()),
     example: z.record(z.string(), z.unknown()).describe('Criteria that pass validation'),
   })

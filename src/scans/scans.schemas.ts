@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CRITERIA_OR_JD_TEXT, launchBody, launchedSearch, search } from '../searches/searches.schemas';
+import { CRITERIA_OR_JD_TEXT, launchBody, launchedSearch, searchListItem } from '../searches/searches.schemas';
 
 /**
  * POST /api/scans: the key API's launch body (`launchBody`: criteria or jd_text, validated and
@@ -12,5 +12,5 @@ export type CreateScanBody = z.output<typeof createScanBody>;
 
 // ---- responses ----
 
-export const scanList = z.strictObject({ scans: z.array(search).describe('The newest 200 searches of all projects') });
+export const scanList = z.strictObject({ scans: z.array(searchListItem).describe('The newest 200 searches of all projects') });
 export const scanLaunched = z.strictObject({ scan: launchedSearch });

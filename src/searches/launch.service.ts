@@ -13,7 +13,8 @@ import type { Config } from '../config';
 import { resolveProviderKey } from '../credentials/credentials.service';
 import { canonicalJson, parseCriteria, type ResolvedCriteria, type SearchMode } from '../domain/criteria';
 import { AppError } from '../domain/errors';
-import { extractCriteria } from '../domain/jd-extractor';
+import type { BriefReader } from '../briefs/brief-reader';
+import type { Extraction } from '../domain/jd-extractor';
 import { writeEvent } from '../events/outbox';
 import { circuitBreaker } from '../providers/circuit-breaker';
 import { providerUnavailable } from '../providers/provider-errors';
@@ -60,6 +61,8 @@ export interface LaunchRequest {
   requestId?: string | null;
   /** For the live source: the server-wide key and the circuit breaker's settings. */
   config: Config;
+  /** Reads `jd_text` off the event loop (ApiDeps.briefReader). */
+  reader: BriefReader;
 }
 
 export interface LaunchResult {
@@ -70,10 +73,19 @@ export interface LaunchResult {
 export const reserveKey = (searchId: string, pass: number) => `search:${searchId}:pass:${pass}:reserve`;
 export const refundKey = (searchId: string, pass: number) => `search:${searchId}:pass:${pass}:refund`;
 
-/** Criteria from the request, or from the job description through the built-in extractor. */
-function resolveCriteria(body: LaunchBody): { criteria: ResolvedCriteria; jdText: string | null; confidence: Record<string, number> | null } {
+interface LaunchCriteria {
+  criteria: ResolvedCriteria;
+  jdText: string | null;
+  confidence: Record<string, number> | null;
+}
+
+/** Criteria from the request, or from the job description through the built-in reader. */
+async function resolveCriteria(body: LaunchBody, reader: BriefReader): Promise<LaunchCriteria> {
   if (body.criteria) return { criteria: body.criteria, jdText: null, confidence: null };
-  const extraction = extractCriteria(body.jd_text ?? '');
+  return criteriaOfBrief(body.jd_text ?? '', await reader.read(body.jd_text ?? ''));
+}
+
+function criteriaOfBrief(jdText: string, extraction: Extraction): LaunchCriteria {
   const parsed = parseCriteria(extraction.criteria);
   if (!parsed.ok) {
     // The reader proposes only reference values, so this is a brief with no role, title, skill or
@@ -92,7 +104,7 @@ function resolveCriteria(body: LaunchBody): { criteria: ResolvedCriteria; jdText
       },
     );
   }
-  return { criteria: parsed.criteria, jdText: body.jd_text ?? null, confidence: extraction.confidence };
+  return { criteria: parsed.criteria, jdText, confidence: extraction.confidence };
 }
 
 /** The `source` a search records for its mode. */
@@ -141,33 +153,50 @@ export function planCheck(workspace: Workspace): void {
 }
 
 /**
- * Launches a search, exactly once per idempotency key. Under the workspace row lock: the replay
- * check, plan/limit/credit checks, then the search row, the idempotency record, the credit
- * reservation and the search.queued event, all in one transaction. Simultaneous identical
- * launches queue on the lock and all but the first find the idempotency record.
+ * The search an earlier launch with this idempotency key made, when there is one: a replay
+ * (same route, project and body) answers it; any other use of the key is 409.
+ */
+async function replayOf(db: Db, workspaceId: string, projectId: string, idempotencyKey: string, bodyHash: string): Promise<LaunchResult | undefined> {
+  const previous = await idempotencyKeyRepository(db).find(workspaceId, idempotencyKey);
+  if (!previous) return undefined;
+  if (previous.route !== LAUNCH_ROUTE || previous.project_id !== projectId || previous.body_hash !== bodyHash) {
+    throw new AppError('idempotency_key_reused', 409, 'This Idempotency-Key was used for a different project or body; nothing was launched or charged');
+  }
+  return { search: (await searchRepository(db).find(previous.search_id!))!, reused: true };
+}
+
+async function projectOf(db: Db, workspaceId: string, projectId: string) {
+  const project = await projectRepository(db).findInWorkspace(workspaceId, projectId);
+  if (!project) throw new AppError('project_not_found', 404, 'Project not found');
+  return project;
+}
+
+/**
+ * Launches a search, exactly once per idempotency key. A replay is answered before anything is
+ * read (a job description is not read again); a brief is read outside the transaction, on the
+ * reader's threads, so no lock waits for it. Then, under the workspace row lock: the replay check
+ * again, plan/limit/credit checks, the search row, the idempotency record, the credit reservation
+ * and the search.queued event, all in one transaction. Simultaneous identical launches queue on
+ * the lock and all but the first find the idempotency record.
  */
 export async function launchSearch(db: Db, req: LaunchRequest): Promise<LaunchResult> {
   const { idempotencyKey, body } = req;
   // The validated body: equal criteria hash alike however they were spelled (key order, case).
   const bodyHash = createHash('sha256').update(canonicalJson(body)).digest('hex');
+  const known = await projectOf(db, req.workspace.id, req.projectId);
+  const replay = await replayOf(db, req.workspace.id, known.id, idempotencyKey, bodyHash);
+  if (replay) return replay;
+  const resolved = await resolveCriteria(body, req.reader);
 
   return db.transaction(async (trx) => {
     const searches = searchRepository(trx);
     const idempotencyKeys = idempotencyKeyRepository(trx);
     const workspace = await workspaceRepository(trx).lock(req.workspace.id);
-    const project = await projectRepository(trx).findInWorkspace(workspace.id, req.projectId);
-    if (!project) throw new AppError('project_not_found', 404, 'Project not found');
+    const project = await projectOf(trx, workspace.id, req.projectId);
+    // A simultaneous identical launch may have committed while this one read its brief.
+    const concurrent = await replayOf(trx, workspace.id, project.id, idempotencyKey, bodyHash);
+    if (concurrent) return concurrent;
 
-    const previous = await idempotencyKeys.find(workspace.id, idempotencyKey);
-    if (previous) {
-      if (previous.route !== LAUNCH_ROUTE || previous.project_id !== project.id || previous.body_hash !== bodyHash) {
-        throw new AppError('idempotency_key_reused', 409, 'This Idempotency-Key was used for a different project or body; nothing was launched or charged');
-      }
-      const search = (await searches.find(previous.search_id!))!;
-      return { search, reused: true };
-    }
-
-    const resolved = resolveCriteria(body);
     planCheck(workspace);
     const mode = await resolveMode(trx, req.config, workspace.id, resolved.criteria.mode);
     const { jdText, confidence } = resolved;

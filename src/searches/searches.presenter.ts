@@ -58,6 +58,22 @@ export function searchResource(search: SearchRow, baseUrl: string, lastPass?: Pa
   };
 }
 
+/** How much of its job description a search shows in lists; the search record has all of it. */
+export const JD_EXCERPT_LENGTH = 500;
+
+/**
+ * A search as lists show it (a project's searches, the app's scans): the record without its job
+ * description, which can be 20,000 characters, but with its first 500 and its length.
+ */
+export function listedSearch(search: SearchRow, baseUrl: string) {
+  const { jd_text: jdText, ...record } = searchResource(search, baseUrl);
+  return {
+    ...record,
+    jd_text_excerpt: jdText === null ? null : jdText.slice(0, JD_EXCERPT_LENGTH),
+    jd_text_length: jdText === null ? null : jdText.length,
+  };
+}
+
 /** A person of GET /searches/{id}/people, as JSON text (profile and breakdown spliced in raw). */
 export function personJson(row: RawPerson, withProfile: boolean): string {
   return `{"id":${JSON.stringify(row.candidate_id)},"name":${JSON.stringify(row.name)},"score":${row.score},"score_breakdown":${row.breakdown_json ?? 'null'}${withProfile ? `,"profile":${row.profile_json ?? 'null'}` : ''}}`;

@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { trimmedAtLeast } from '../domain/text';
 import { criteriaFieldsSchema, criteriaSchema, SEARCH_MODES } from '../domain/criteria';
 import { DEFAULT_WEIGHTS } from '../domain/scoring';
+import { BRIEF_MAX_LENGTH, BRIEF_MIN_LENGTH, briefTooLong } from '../briefs/brief-limits';
 
 /** Request and response schemas of the searches, people, records and scoring routes. */
 
-export const JD_MIN_LENGTH = 40;
+export const JD_MIN_LENGTH = BRIEF_MIN_LENGTH;
 /** An idempotency key (DESIGN.md §4): 8 to 160 printable ASCII characters; launches and billed data calls. */
 export const IDEMPOTENCY_KEY = /^[\x20-\x7e]{8,160}$/;
 
@@ -30,8 +31,9 @@ export const launchBody = z
     criteria: criteriaSchema.nullish().describe('Search criteria; see GET /reference/criteria'),
     jd_text: z
       .string()
+      .max(BRIEF_MAX_LENGTH, briefTooLong('jd_text'))
       .optional()
-      .describe(`A job description (${JD_MIN_LENGTH}+ characters once trimmed) to extract criteria from`)
+      .describe(`A job description (${JD_MIN_LENGTH}+ characters once trimmed, at most ${BRIEF_MAX_LENGTH.toLocaleString('en-US')}) to extract criteria from`)
       .meta({ pattern: trimmedAtLeast(JD_MIN_LENGTH).source }),
   })
   .superRefine((b, ctx) => {
@@ -69,6 +71,8 @@ export const LAUNCH_ERRORS = [
   // mode "live" without a People Data Labs key; the provider's circuit open.
   'provider_unavailable',
   'search_unavailable',
+  // jd_text not read within the reader's time budget (src/briefs/brief-reader.ts).
+  'brief_reader_busy',
 ] as const;
 
 /** The largest page offset (Postgres's integer range): larger ones are refused, not a 500. */
@@ -221,6 +225,14 @@ export const search = z
     links: searchLinks,
   })
   .meta({ id: 'Search' });
+
+export const searchListItem = search
+  .omit({ jd_text: true })
+  .extend({
+    jd_text_excerpt: z.string().nullable().describe('The first 500 characters of the job description the search was launched with (its record has all of it)'),
+    jd_text_length: z.int().nullable().describe('Characters in that job description'),
+  })
+  .meta({ id: 'SearchListItem', description: 'A search in a list: the record without its job description, with an excerpt and its length' });
 
 export const launchedSearch = search
   .extend({ reused: z.boolean().describe('true for an idempotent replay (200, no credit used)') })

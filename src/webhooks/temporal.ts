@@ -96,3 +96,11 @@ export function ensureOutboxSweepOnce(temporal: TemporalTarget): Promise<void> {
   }
   return pending;
 }
+
+/**
+ * Waits for the Schedule ensures still under way: a process closes its Temporal connection only
+ * after them (a call still retrying on a closed connection throws from its timer).
+ */
+export async function outboxSweepEnsuresSettled(): Promise<void> {
+  await Promise.allSettled([...ensured.values()]);
+}

@@ -1,3 +1,4 @@
+import { inlineBriefReader } from '../../src/briefs/brief-reader';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -79,7 +80,7 @@ describe('record workflow histories', () => {
     // A tiny wait bound: the first run ends in continue-as-new, the second completes. Booked as
     // the API books it, started here with the bound.
     await stack.db('workspaces').where({ id: f.workspace.id }).update({ max_concurrent_searches: 0 });
-    const { search } = await launchSearch(stack.db, { workspace: f.workspace, key: f.key, projectId: project, idempotencyKey: `record-${randomUUID()}`, body: { criteria }, baseUrl: stack.config.publicBaseUrl, config: stack.config });
+    const { search } = await launchSearch(stack.db, { workspace: f.workspace, key: f.key, projectId: project, idempotencyKey: `record-${randomUUID()}`, body: { criteria }, baseUrl: stack.config.publicBaseUrl, config: stack.config, reader: inlineBriefReader });
     const id = catalog.search.id(search.id, 1);
     const handle = await startWorkflow(stack.temporal, catalog.search, { workflowId: id, args: [{ searchId: search.id, pass: 1, waitRoundsPerRun: 2 }], typedSearchAttributes: searchAttributes(search) });
     const firstRun = handle.firstExecutionRunId;

@@ -61,7 +61,7 @@ beforeAll(async () => {
     {
       id: randomUUID(),
       workspace_id: other.workspace.id,
-      url: 'https://93.184.215.14/hook',
+      url: 'https://hooks.example.com/hook', // never delivered: a documentation name (RFC 2606)
       events: ['*'],
       secret_ciphertext: 'v1.x.x.x',
       secret_last4: 'abcd',
@@ -101,9 +101,13 @@ describe.each(keyed.map((r) => [`${r.method} ${r.path}`, r] as const))('%s', (_l
     expectError(await call(route, anyIds(route), expired.headers), 401, 'invalid_api_key');
   });
 
-  it('403 api_access_disabled when the workspace has API access off', async () => {
+  it('403 api_access_disabled when the workspace has API access off, or is frozen', async () => {
     const disabled = await workspaceWithKey(stack.db, { workspace: { api_access_enabled: false } });
     expectError(await call(route, anyIds(route), disabled.headers), 403, 'api_access_disabled');
+    const frozen = await workspaceWithKey(stack.db, { workspace: { frozen: true } });
+    const res = await call(route, anyIds(route), frozen.headers);
+    expectError(res, 403, 'api_access_disabled');
+    expect(res.body.error.details).toEqual({ reason: 'frozen' });
   });
 });
 

@@ -2,16 +2,23 @@ import { routeTable } from '../../api/route-table';
 import { workspaceWithKey } from '../support/fixtures';
 import { payCheckout, tokenOf } from '../support/billing';
 import { cli } from '../support/cli';
+import type { HttpsReceiver } from '../support/https-receiver';
 import { startTestStack, type TestStack } from '../support/stack';
+import { expectSignedEnvelope, SINK_ENV, startWebhookSink } from '../support/webhook-sink';
 import { waitFor } from '../../src/dev/processes';
 
 /** The operator CLI's billing commands and the billing/usage entries of the catalog and OpenAPI. */
 
 let stack: TestStack;
+let sink: HttpsReceiver;
 beforeAll(async () => {
-  stack = await startTestStack();
+  sink = await startWebhookSink();
+  stack = await startTestStack({ env: SINK_ENV });
 });
-afterAll(() => stack.stop());
+afterAll(async () => {
+  await stack?.stop();
+  await sink?.close();
+});
 
 it('credits grant writes its reason to the ledger, shown by GET /billing/ledger', async () => {
   const f = await workspaceWithKey(stack.db, { credits: 0 });
@@ -80,13 +87,13 @@ it('lists billing.topped_up among the OpenAPI webhooks, and webhooks accept it',
   });
   expect(doc.webhooks['billing.topped_up'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/BillingToppedUpEvent' });
   const f = await workspaceWithKey(stack.db);
-  const res = await stack.request('POST', '/v1/webhooks', { headers: f.headers, body: { url: 'https://93.184.215.14/hook', events: ['billing.topped_up'] } });
+  const res = await stack.request('POST', '/v1/webhooks', { headers: f.headers, body: { url: `${sink.origin}/hook`, events: ['billing.topped_up'] } });
   expect(res.status).toBe(201);
 });
 
 it('a `*` webhook endpoint receives billing.topped_up', async () => {
   const f = await workspaceWithKey(stack.db);
-  const hook = (await stack.request('POST', '/v1/webhooks', { headers: f.headers, body: { url: 'https://93.184.215.14/all' } })).body.data;
+  const hook = (await stack.request('POST', '/v1/webhooks', { headers: f.headers, body: { url: `${sink.origin}/all` } })).body.data;
   expect(hook.events).toEqual(['*']);
   const { data } = (await stack.request('POST', '/v1/billing/top-up', { headers: f.headers, body: { amount_usd: 16 } })).body;
   await payCheckout(stack, tokenOf(data.url));
@@ -105,4 +112,8 @@ it('a `*` webhook endpoint receives billing.topped_up', async () => {
     200,
   );
   expect(deliveries).toEqual([{ type: 'billing.topped_up', data: expect.objectContaining({ top_up_id: data.id, shortlists: 4 }) }]);
+  // What arrived at the endpoint: the event, signed, with the spec's headers.
+  const [arrived] = await sink.waitFor('/all', 1);
+  expect(arrived.json).toMatchObject({ type: 'billing.topped_up', data: { top_up_id: data.id, shortlists: 4 } });
+  await expectSignedEnvelope(stack.db, arrived, hook.secret, f.workspace.id);
 });

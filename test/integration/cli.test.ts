@@ -13,6 +13,7 @@ import { keyFor, workspaceWithKey } from '../support/fixtures';
 import { createProject, launch, softwareCriteria } from '../support/searches';
 import { cli } from '../support/cli';
 import { startTestStack, type TestStack } from '../support/stack';
+import { SINK_ENV, startWebhookSink } from '../support/webhook-sink';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -127,7 +128,7 @@ describe('bad usage: one line on stderr, exit code 2', () => {
     [['credits', 'grant', '--workspace', '6b1d1a1e-0000-4000-8000-000000000000', '--amount', 'ten'], /no workspace|--amount/],
     [['keys', 'frobnicate'], /unknown command 'frobnicate'/],
     [['frobnicate'], /unknown command 'frobnicate'/],
-    [['webhooks', 'create', '--workspace', '6b1d1a1e-0000-4000-8000-000000000000', '--url', 'https://93.184.216.34/hook'], /no workspace/],
+    [['webhooks', 'create', '--workspace', '6b1d1a1e-0000-4000-8000-000000000000', '--url', 'https://hooks.example.com/hook'], /no workspace/],
   ])('%j', async (argv, message) => {
     const res = await cli(...argv);
     expect(res.code).toBe(2);
@@ -192,27 +193,49 @@ describe('--help', () => {
 });
 
 describe('webhooks create', () => {
+  /**
+   * Endpoints on a local sink, which the CLI's configuration allows only inside `withSinkAllowed`
+   * (as SINK_ENV does for a stack); nothing is sent to them here, which the sink confirms.
+   */
+  async function withSinkAllowed<T>(run: (origin: string) => Promise<T>): Promise<T> {
+    const sink = await startWebhookSink();
+    const before = process.env.WEBHOOK_ALLOWED_PRIVATE_CIDRS;
+    process.env.WEBHOOK_ALLOWED_PRIVATE_CIDRS = SINK_ENV.WEBHOOK_ALLOWED_PRIVATE_CIDRS;
+    try {
+      return await run(sink.origin);
+    } finally {
+      if (before === undefined) delete process.env.WEBHOOK_ALLOWED_PRIVATE_CIDRS;
+      else process.env.WEBHOOK_ALLOWED_PRIVATE_CIDRS = before;
+      await sink.close();
+      expect(sink.received).toEqual([]);
+    }
+  }
+
   it('creates an endpoint and prints its signing secret once', async () => {
     const ws = await json('workspaces', 'create', '--name', 'Hooks');
-    const created = await json('webhooks', 'create', '--workspace', ws.id, '--url', 'https://93.184.216.34/hook', '--events', 'search.completed,search.failed');
-    expect(created).toMatchObject({ id: expect.any(String), url: 'https://93.184.216.34/hook', events: ['search.completed', 'search.failed'], enabled: true });
-    const row = await webhookRepository(db).find(created.id);
-    expect(row?.workspace_id).toBe(ws.id);
-    expect(decryptSecret(stack.config.secretsKey, row!.secret_ciphertext, row!.id)).toBe(created.secret);
-    expect(JSON.stringify(row)).not.toContain(created.secret);
+    await withSinkAllowed(async (origin) => {
+      const created = await json('webhooks', 'create', '--workspace', ws.id, '--url', `${origin}/hook`, '--events', 'search.completed,search.failed');
+      expect(created).toMatchObject({ id: expect.any(String), url: `${origin}/hook`, events: ['search.completed', 'search.failed'], enabled: true });
+      const row = await webhookRepository(db).find(created.id);
+      expect(row?.workspace_id).toBe(ws.id);
+      expect(decryptSecret(stack.config.secretsKey, row!.secret_ciphertext, row!.id)).toBe(created.secret);
+      expect(JSON.stringify(row)).not.toContain(created.secret);
 
-    const plain = await cli('webhooks', 'create', '--workspace', ws.id, '--url', 'https://93.184.216.34/other');
-    expect(plain.code).toBe(0);
-    expect(plain.out).toMatch(/Created webhook .* \(events \*\)\nSigning secret \(shown once, store it now\): \S+/);
-    const listed = await stack.request('GET', '/v1/webhooks', { headers: (await keyFor(db, (await workspaceRepository(db).find(ws.id))!)).headers });
-    expect(listed.body.data.map((w: { url: string }) => w.url).sort()).toEqual(['https://93.184.216.34/hook', 'https://93.184.216.34/other']);
+      const plain = await cli('webhooks', 'create', '--workspace', ws.id, '--url', `${origin}/other`);
+      expect(plain.code).toBe(0);
+      expect(plain.out).toMatch(/Created webhook .* \(events \*\)\nSigning secret \(shown once, store it now\): \S+/);
+      const listed = await stack.request('GET', '/v1/webhooks', { headers: (await keyFor(db, (await workspaceRepository(db).find(ws.id))!)).headers });
+      expect(listed.body.data.map((w: { url: string }) => w.url).sort()).toEqual([`${origin}/hook`, `${origin}/other`]);
+    });
   });
 
   it('refuses what the API refuses, as bad usage', async () => {
     const ws = await json('workspaces', 'create', '--name', 'Bad hooks');
     const local = await cli('webhooks', 'create', '--workspace', ws.id, '--url', 'https://127.0.0.1/hook');
     expect([local.code, local.err]).toEqual([2, expect.stringMatching(/^error: invalid_webhook_url: /)]);
-    const events = await cli('webhooks', 'create', '--workspace', ws.id, '--url', 'https://93.184.216.34/hook', '--events', 'search.exploded');
+    const unresolvable = await cli('webhooks', 'create', '--workspace', ws.id, '--url', 'https://hooks.example.com/hook');
+    expect([unresolvable.code, unresolvable.err]).toEqual([2, expect.stringMatching(/^error: invalid_webhook_url: .*could not be resolved/)]);
+    const events = await cli('webhooks', 'create', '--workspace', ws.id, '--url', 'https://hooks.example.com/hook', '--events', 'search.exploded');
     expect([events.code, events.err]).toEqual([2, expect.stringMatching(/search\.exploded/)]);
   });
 });

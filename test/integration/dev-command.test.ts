@@ -101,6 +101,26 @@ describe('npm run dev (scripts/dev.mjs)', () => {
       expect(app.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(await app.text()).toContain('<script type="module" src="/app/@vite/client">');
       expect((await fetch(`http://127.0.0.1:${port}/app/@vite/client`)).status).toBe(200);
+      // The dev server serves the app's sources and dependencies only: not the stack's secrets,
+      // the checkout's other files or the rest of the machine, however the path is written.
+      expect((await fetch(`http://127.0.0.1:${port}/app/src/main.tsx`)).status).toBe(200);
+      const devEnv = path.join(dataDir, 'dev-env.json');
+      expect(fs.existsSync(devEnv)).toBe(true);
+      for (const probe of [
+        `/app/@fs${devEnv}?raw`,
+        `/app/@fs${devEnv}`,
+        `/app/@fs${path.join(dataDir, 'pg', 'postgresql.conf')}?raw`,
+        `/app/@fs${path.join(ROOT, 'package.json')}?raw`,
+        `/app/@fs${path.join(ROOT, 'src', 'config.ts')}?raw`,
+        '/app/@fs/etc/passwd?raw',
+        `/app/@fs${path.join(ROOT, 'web', '..', '.data')}/`,
+        '/app/..%2f.data%2fdev-env.json?raw',
+      ]) {
+        const res = await fetch(`http://127.0.0.1:${port}${probe}`);
+        const text = await res.text();
+        expect([probe, text.includes('SECRETS_KEY') || text.includes('root:x:0') || text.includes('"name": "candidate-sourcing"')]).toEqual([probe, false]);
+        expect([probe, res.status === 200 && !text.includes('<!doctype html>')]).toEqual([probe, false]);
+      }
       // State lives under the data directory: the SQLite file of Temporal, the database, a generated secrets key.
       expect(fs.existsSync(path.join(dataDir, 'temporal.db'))).toBe(true);
       expect(fs.existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);

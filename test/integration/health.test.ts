@@ -37,6 +37,28 @@ describe('GET /v1/health and the round trip through Temporal', () => {
     expect(description.taskQueue).toBe(stack.config.temporal.taskQueue);
   });
 
+  it('tells browsers not to sniff any answer: JSON, errors, pages, the app, probes, CSV and metrics', async () => {
+    for (const [method, path] of [
+      ['GET', '/v1/health'],
+      ['GET', '/v1/nope'],
+      ['DELETE', '/v1/health'],
+      ['GET', '/v1/projects'],
+      ['GET', '/livez'],
+      ['GET', '/readyz'],
+      ['GET', '/metrics'],
+      ['GET', '/docs'],
+      ['GET', '/v1/openapi.json'],
+      ['GET', '/share/not-a-token'],
+      ['GET', '/api/shares/not-a-token'],
+      ['GET', '/api/me'],
+      ['GET', '/app/'],
+      ['GET', '/elsewhere'],
+    ] as const) {
+      const res = await fetch(`${stack.url}${path}`, { method });
+      expect([method, path, res.headers.get('x-content-type-options')]).toEqual([method, path, 'nosniff']);
+    }
+  });
+
   it('echoes a valid caller-sent X-Request-Id and replaces an invalid one', async () => {
     const echoed = await stack.request('GET', '/v1/health', { headers: { 'X-Request-Id': 'client-123' } });
     expect(echoed.headers.get('x-request-id')).toBe('client-123');

@@ -1,9 +1,12 @@
+import { briefTooLong } from '../../src/briefs/brief-limits';
 import { MAX_JSON_DEPTH } from '../../api/middleware/json-body';
 import { gzipSync } from 'node:zlib';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
 import { workspaceWithMembers } from '../support/session';
 import { createProject, launch, softwareCriteria, waitForSearch } from '../support/searches';
+import type { HttpsReceiver } from '../support/https-receiver';
 import { startTestStack, type TestStack } from '../support/stack';
+import { expectSignedEnvelope, SINK_ENV, startWebhookSink } from '../support/webhook-sink';
 
 /**
  * Inputs a new user's generated requests turned into 500s: NUL characters (Postgres refuses them
@@ -12,14 +15,20 @@ import { startTestStack, type TestStack } from '../support/stack';
  */
 
 let stack: TestStack;
+let sink: HttpsReceiver;
 let caller: KeyFixture;
 let projectId: string;
 beforeAll(async () => {
-  stack = await startTestStack();
+  // The caller's endpoints receive its searches' events: on a local sink, checked below.
+  sink = await startWebhookSink();
+  stack = await startTestStack({ env: SINK_ENV });
   caller = await workspaceWithKey(stack.db, { credits: 100 });
   projectId = await createProject(stack, caller.headers);
 }, 60_000);
-afterAll(() => stack?.stop());
+afterAll(async () => {
+  await stack?.stop();
+  await sink?.close();
+});
 
 const nested = (depth: number): unknown => {
   let value: unknown = 'TypeScript';
@@ -49,7 +58,7 @@ describe('NUL characters', () => {
     const jd = await launch(stack, caller.headers, projectId, { jd_text: `${'Senior TypeScript engineer, '.repeat(3)}\u0000` });
     expect([jd.status, jd.body.error.code, jd.body.error.details.problems[0].field]).toEqual([400, 'invalid_request', 'jd_text']);
 
-    const hook = await stack.request('POST', '/v1/webhooks', { headers: caller.headers, body: { url: 'https://93.184.215.14/ho\u0000ok' } });
+    const hook = await stack.request('POST', '/v1/webhooks', { headers: caller.headers, body: { url: `${sink.origin}/ho\u0000ok` } });
     expect([hook.status, hook.body.error.code, hook.body.error.details.problems[0].field]).toEqual([400, 'invalid_request', 'url']);
 
     const search = await launch(stack, caller.headers, projectId, { criteria: softwareCriteria });
@@ -86,7 +95,7 @@ describe('a JSON null body (found by the fuzz test)', () => {
     const search = await launch(stack, caller.headers, projectId, { criteria: softwareCriteria });
     expect(search.status).toBe(201);
     await waitForSearch(stack, caller.headers, search.body.data.id);
-    const hook = await stack.request('POST', '/v1/webhooks', { headers: caller.headers, body: { url: 'https://93.184.215.14/hooks/null-body' } });
+    const hook = await stack.request('POST', '/v1/webhooks', { headers: caller.headers, body: { url: `${sink.origin}/hooks/null-body` } });
     const passesBefore = await stack.db('search_passes').where({ search_id: search.body.data.id }).count();
     for (const path of [`/v1/searches/${search.body.data.id}/database-pass`, `/v1/webhooks/${hook.body.data.id}/test`, '/v1/projects']) {
       const res = await stack.request('POST', path, { headers: { ...caller.headers, 'content-type': 'application/json' }, rawBody: 'null' });
@@ -96,6 +105,11 @@ describe('a JSON null body (found by the fuzz test)', () => {
     // Left out entirely, the body of a route that takes none is still fine.
     const noBody = await stack.request('POST', `/v1/searches/${search.body.data.id}/database-pass`, { headers: caller.headers });
     expect(noBody.status).toBe(202);
+    // The endpoint received the pass's events, signed, and no test event (the null bodies were refused).
+    const [completed] = await sink.waitFor('/hooks/null-body', 1);
+    const arrived = sink.received.filter((r) => r.path === '/hooks/null-body');
+    expect(arrived.map((r) => r.json.type)).not.toContain('webhook.test');
+    await expectSignedEnvelope(stack.db, completed, hook.body.data.secret, caller.workspace.id);
   }, 60_000);
 });
 
@@ -133,7 +147,7 @@ describe('integers beyond range in page queries', () => {
   }, 90_000);
 
   it('webhook deliveries: offset out of range is 400; limit is clamped', async () => {
-    const hook = await stack.request('POST', '/v1/webhooks', { headers: caller.headers, body: { url: 'https://93.184.215.14/hooks/limits' } });
+    const hook = await stack.request('POST', '/v1/webhooks', { headers: caller.headers, body: { url: `${sink.origin}/hooks/limits` } });
     expect(hook.status).toBe(201);
     const get = (query: string) => stack.request('GET', `/v1/webhooks/${hook.body.data.id}/deliveries?${query}`, { headers: caller.headers });
     for (const [query, field] of [
@@ -169,7 +183,8 @@ describe('messages and statuses the outside probe found misleading', () => {
   it('a text over its limit says "too long", not "is required" (intake rawInput, sign-in password and email)', async () => {
     const ws = await workspaceWithMembers(stack);
     const intake = await stack.request('POST', '/api/intake', { headers: ws.operator.headers, body: { rawInput: 'x'.repeat(20_001) } });
-    expect([intake.status, intake.body.error]).toEqual([400, 'rawInput: rawInput is too long: at most 20,000 characters']);
+    expect([intake.status, intake.body.error]).toEqual([400, `rawInput: ${briefTooLong('rawInput')}`]);
+    expect(intake.body.error).toContain('rawInput is too long: at most 20,000 characters');
     const password = await stack.request('POST', '/api/auth/sign-in', { body: { email: ws.operator.email, password: 'p'.repeat(1_000_000) } });
     expect([password.status, password.body.error]).toEqual([400, 'password: password is too long: at most 1,024 characters']);
     const email = await stack.request('POST', '/api/auth/sign-in', { body: { email: `${'e'.repeat(400)}@example.test`, password: 'whatever1' } });

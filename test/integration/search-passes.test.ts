@@ -1,3 +1,4 @@
+import { inlineBriefReader } from '../../src/briefs/brief-reader';
 import { randomUUID } from 'node:crypto';
 import { creditLedgerRepository } from '../../src/db/credit-ledger.repository';
 import { requestExpansion } from '../../src/searches/expansion.service';
@@ -301,6 +302,7 @@ describe('stranded passes (booked while Temporal could not be reached)', () => {
       body: launchBody.parse({ criteria }),
       baseUrl: stack.config.publicBaseUrl,
       config: stack.config,
+      reader: inlineBriefReader,
     });
     expect(search.status).toBe('queued');
     expect(await sweep(search.id)).toBe(0); // too recent: its start may still be on its way
@@ -334,6 +336,7 @@ describe('stranded passes (booked while Temporal could not be reached)', () => {
       body: launchBody.parse({ criteria }),
       baseUrl: stack.config.publicBaseUrl,
       config: stack.config,
+      reader: inlineBriefReader,
     });
     await backdate(search.id);
     const queue = stack.config.temporal.taskQueue;

@@ -1,3 +1,4 @@
+import { BRIEF_MAX_LENGTH } from '../../src/briefs/brief-limits';
 import { randomUUID } from 'node:crypto';
 import { creditLedgerRepository } from '../../src/db/credit-ledger.repository';
 import { searchLimits } from '../../src/searches/launch.service';
@@ -88,6 +89,29 @@ describe('POST /v1/projects/{projectId}/searches', () => {
     expect(res.body.data.criteria.years_experience.min).toBe(5);
     const done = await waitForSearch(stack, caller.headers, res.body.data.id);
     expect(done.criteria).toEqual(res.body.data.criteria);
+  });
+
+  it('lists searches with a bounded brief (its first 500 characters and length); the record keeps all of it', async () => {
+    const project = await createProject(stack, caller.headers);
+    const jd = `Senior Backend Engineer in Berlin, 5+ years of Go. ${'We value clear writing and careful reviews. '.repeat(200)}`.trim();
+    const launched = await launch(stack, caller.headers, project, { jd_text: jd });
+    expect(launched.status).toBe(201);
+    await waitForSearch(stack, caller.headers, launched.body.data.id);
+    const listed = (await stack.request('GET', `/v1/projects/${project}/searches`, { headers: caller.headers })).body.data;
+    expect(listed).toHaveLength(1);
+    expect(listed[0].jd_text).toBeUndefined();
+    expect(listed[0]).toMatchObject({ jd_text_excerpt: jd.slice(0, 500), jd_text_length: jd.length });
+    const record = (await stack.request('GET', `/v1/searches/${launched.body.data.id}`, { headers: caller.headers })).body.data;
+    expect(record.jd_text).toBe(jd);
+  });
+
+  it(`refuses a job description over ${BRIEF_MAX_LENGTH.toLocaleString('en-US')} characters with a clear 400, reading nothing`, async () => {
+    const jd = `Senior Backend Engineer in Berlin. ${'x'.repeat(BRIEF_MAX_LENGTH)}`;
+    const res = await launch(stack, caller.headers, projectId, { jd_text: jd });
+    expect([res.status, res.body.error.code]).toEqual([400, 'invalid_request']);
+    expect(res.body.error.message).toContain('jd_text is too long: at most 20,000 characters');
+    const atLimit = await launch(stack, caller.headers, projectId, { jd_text: jd.slice(0, BRIEF_MAX_LENGTH) });
+    expect(atLimit.status).toBe(201);
   });
 });
 

@@ -134,6 +134,11 @@ describe('sign-in, cookie and session', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('csrf');
     expect(await stack.db('credentials').where({ workspace_id: workspace.id })).toHaveLength(0);
+    // A browser that sends no Origin still says the request came from another site.
+    const noOrigin = await stack.request('POST', '/api/admin/credentials', { headers: { ...admin.headers, 'Sec-Fetch-Site': 'cross-site' }, body });
+    expect([noOrigin.status, noOrigin.body.code]).toEqual([403, 'csrf']);
+    expect(await stack.db('credentials').where({ workspace_id: workspace.id })).toHaveLength(0);
+    expect((await stack.request('POST', '/api/admin/credentials', { headers: { ...admin.headers, 'Sec-Fetch-Site': 'same-origin' }, body })).status).toBe(200);
     // The app's own origin, and no Origin at all (non-browser clients), are accepted.
     const same = await stack.request('POST', '/api/admin/credentials', { headers: { ...admin.headers, Origin: stack.config.appUrl }, body });
     expect(same.status).toBe(200);

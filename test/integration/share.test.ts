@@ -42,6 +42,25 @@ describe('the public share page', () => {
     expect(res.text).not.toContain(search.id);
   });
 
+  it('links a profile only when its address is http(s): javascript: and data: addresses become no link', async () => {
+    const { path, members } = await sharedProject(3);
+    const [hostile, data, plain] = members as { candidate_id: string; network_url: string }[];
+    const setUrl = (candidateId: string, url: string) =>
+      stack
+        .db('search_people')
+        .where({ candidate_id: candidateId })
+        .update({ summary: stack.db.raw(`jsonb_set(summary, '{network_url}', to_jsonb(?::text))`, [url]) });
+    await setUrl(hostile.candidate_id, 'javascript:alert(document.domain)');
+    await setUrl(data.candidate_id, 'data:text/html,<script>alert(1)</script>');
+    const res = await request(stack.url, 'GET', path);
+    expect(res.status).toBe(200);
+    expect(res.text).not.toMatch(/<a href="(?:javascript|data):/i);
+    expect(res.text).not.toContain('alert(');
+    // The other member keeps its link.
+    expect(res.text).toContain(`href="${plain.network_url}"`);
+    expect(res.text.match(/>Profile<\/a>/g)).toHaveLength(1);
+  });
+
   it('shows a clear empty state', async () => {
     const { path } = await sharedProject(0);
     const res = await request(stack.url, 'GET', path);

@@ -1,3 +1,4 @@
+import { inlineBriefReader } from '../../src/briefs/brief-reader';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -32,6 +33,7 @@ async function bookedSearch(f: KeyFixture) {
     body: { criteria },
     baseUrl: stack.config.publicBaseUrl,
     config: stack.config,
+    reader: inlineBriefReader,
   });
   return search;
 }

@@ -8,7 +8,9 @@ import { createCredential } from '../../src/credentials/credentials.service';
 import { newEventId } from '../../src/events/outbox';
 import { projectWithScoredPeople } from '../support/searches';
 import { workspaceWithMembers } from '../support/session';
+import type { HttpsReceiver } from '../support/https-receiver';
 import { startTestStack, type TestResponse, type TestStack } from '../support/stack';
+import { SINK_ENV, startWebhookSink } from '../support/webhook-sink';
 import { waitFor } from '../../src/dev/processes';
 
 /**
@@ -20,6 +22,7 @@ import { waitFor } from '../../src/dev/processes';
  */
 
 let stack: TestStack;
+let sink: HttpsReceiver;
 type Workspace = Awaited<ReturnType<typeof workspaceWithMembers>>;
 let a: Workspace;
 let b: Workspace;
@@ -33,7 +36,8 @@ const SCOPE_COLUMNS = { workspace_id: 'workspace', project_id: 'project', search
 
 beforeAll(async () => {
   // Request counts are flushed in batches: often, so B's settle quickly (below).
-  stack = await startTestStack({ env: { USAGE_FLUSH_INTERVAL_MS: '100' } });
+  sink = await startWebhookSink();
+  stack = await startTestStack({ env: { USAGE_FLUSH_INTERVAL_MS: '100', ...SINK_ENV } });
   a = await workspaceWithMembers(stack, { credits: 100 });
   b = await workspaceWithMembers(stack, { credits: 100 });
   // A finished search with scored people, two of them on the shortlist: real candidates of B.
@@ -43,7 +47,7 @@ beforeAll(async () => {
   // would change B's rows while the snapshots are compared).
   const hook = await stack.request('POST', '/v1/webhooks', {
     headers: b.headers,
-    body: { url: 'https://93.184.215.14/hooks/tenant', events: ['webhook.test'] },
+    body: { url: `${sink.origin}/hooks/tenant`, events: ['webhook.test'] },
   });
   expect([hook.status, shortlisted.length, people.length > 2]).toEqual([201, 2, true]);
   // The dispatcher marks B's events as it fans them out: let it finish before any snapshot.
@@ -89,7 +93,12 @@ beforeAll(async () => {
     .sort((x, y) => x.table.localeCompare(y.table));
   await bCountsWritten();
 }, 120_000);
-afterAll(() => stack?.stop());
+afterAll(async () => {
+  await stack?.stop();
+  await sink?.close();
+  // A's calls on B's endpoint were all refused: nothing was sent to it.
+  expect(sink?.received).toEqual([]);
+});
 
 /**
  * B's own requests are counted by a background flush (every 100 ms here): waits until it has

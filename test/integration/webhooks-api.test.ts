@@ -6,21 +6,33 @@ import { fanOutEvents } from '../../src/webhooks/fanout';
 import { decryptSecret } from '../../src/webhooks/secrets';
 import type { DeliveryWorkflowInput } from '../../src/webhooks/contract';
 import { keyFor, workspaceWithKey, type KeyFixture } from '../support/fixtures';
+import type { HttpsReceiver } from '../support/https-receiver';
 import { startTestStack, type TestStack } from '../support/stack';
+import { SINK_ENV, startWebhookSink } from '../support/webhook-sink';
 
 /**
- * The webhook endpoints API without a worker (nothing is sent here; see webhooks.test.ts), in
- * the default configuration: no private range is exempt from the SSRF refusal.
+ * The webhook endpoints API without a worker (nothing is sent here; see webhooks.test.ts).
+ * Endpoints point at a local sink, which `stack` allows (SINK_ENV); the SSRF refusals are proven
+ * on `strict`, an API in the default configuration, where no private range is exempt.
  */
 
 let stack: TestStack;
+let strict: TestStack;
+let sink: HttpsReceiver;
+let sinkUrl: string;
 beforeAll(async () => {
-  stack = await startTestStack({ worker: false });
+  sink = await startWebhookSink();
+  sinkUrl = `${sink.origin}/hooks/candidates`;
+  [stack, strict] = await Promise.all([startTestStack({ worker: false, env: SINK_ENV }), startTestStack({ worker: false })]);
 });
-afterAll(() => stack.stop());
+afterAll(async () => {
+  await Promise.all([stack?.stop(), strict?.stop()]);
+  await sink?.close();
+  // Nothing here delivers: the sink must have received nothing.
+  expect(sink.received).toEqual([]);
+});
 
-const PUBLIC_URL = 'https://93.184.215.14/hooks/candidates';
-const create = (f: KeyFixture, body: unknown) => stack.request('POST', '/v1/webhooks', { headers: f.headers, body });
+const create = (f: KeyFixture, body: unknown, on: TestStack = stack) => on.request('POST', '/v1/webhooks', { headers: f.headers, body });
 
 /** An event that no dispatcher will pick up (already dispatched), with a delivery row in `status`. */
 async function deliveryRow(db: Db, workspaceId: string, endpointId: string, status: string, extra: Record<string, unknown> = {}) {
@@ -42,10 +54,10 @@ async function deliveryRow(db: Db, workspaceId: string, endpointId: string, stat
 describe('POST /v1/webhooks', () => {
   it('creates an endpoint for every event by default and shows the whsec_ secret only once', async () => {
     const f = await workspaceWithKey(stack.db);
-    const res = await create(f, { url: PUBLIC_URL });
+    const res = await create(f, { url: sinkUrl });
     expect(res.status).toBe(201);
     const created = res.body.data;
-    expect(created).toMatchObject({ url: PUBLIC_URL, events: ['*'], enabled: true, disabled_reason: null, abandoned_in_a_row: 0 });
+    expect(created).toMatchObject({ url: sinkUrl, events: ['*'], enabled: true, disabled_reason: null, abandoned_in_a_row: 0 });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
 
     const list = await stack.request('GET', '/v1/webhooks', { headers: f.headers });
@@ -64,25 +76,25 @@ describe('POST /v1/webhooks', () => {
 
   it('validates events: known types or "*", unknown ones listed', async () => {
     const f = await workspaceWithKey(stack.db);
-    const unknown = await create(f, { url: PUBLIC_URL, events: ['search.completed', 'search.exploded', 'nope'] });
+    const unknown = await create(f, { url: sinkUrl, events: ['search.completed', 'search.exploded', 'nope'] });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.code).toBe('invalid_request');
     expect(unknown.body.error.message).toContain('search.exploded, nope');
     expect(unknown.body.error.details.unknown_event_types).toEqual(['search.exploded', 'nope']);
-    expect((await create(f, { url: PUBLIC_URL, events: [] })).body.error.code).toBe('invalid_request');
-    expect((await create(f, { url: PUBLIC_URL, events: 'search.completed' })).body.error.code).toBe('invalid_request');
-    expect((await create(f, { url: PUBLIC_URL, secret: 'mine' })).body.error.code).toBe('invalid_request');
+    expect((await create(f, { url: sinkUrl, events: [] })).body.error.code).toBe('invalid_request');
+    expect((await create(f, { url: sinkUrl, events: 'search.completed' })).body.error.code).toBe('invalid_request');
+    expect((await create(f, { url: sinkUrl, secret: 'mine' })).body.error.code).toBe('invalid_request');
     expect((await create(f, {})).body.error.code).toBe('invalid_request');
-    expect((await create(f, { url: PUBLIC_URL, events: ['shortlist.changed', 'search.completed', 'shortlist.changed'] })).body.data.events).toEqual([
+    expect((await create(f, { url: sinkUrl, events: ['shortlist.changed', 'search.completed', 'shortlist.changed'] })).body.data.events).toEqual([
       'shortlist.changed',
       'search.completed',
     ]);
-    expect((await create(f, { url: PUBLIC_URL, events: ['*', 'search.completed'] })).body.data.events).toEqual(['*']);
+    expect((await create(f, { url: sinkUrl, events: ['*', 'search.completed'] })).body.data.events).toEqual(['*']);
   });
 
   it.each([
-    ['http://93.184.215.14/', 'scheme_not_https'],
-    ['https://user:pw@93.184.215.14/', 'credentials_in_url'],
+    ['http://hooks.example.com/', 'scheme_not_https'],
+    ['https://user:pw@hooks.example.com/', 'credentials_in_url'],
     ['https://127.0.0.1:8443/', 'loopback_address'],
     ['https://2130706433/', 'loopback_address'],
     ['https://0x7f000001/', 'loopback_address'],
@@ -109,8 +121,8 @@ describe('POST /v1/webhooks', () => {
     ['https://no-such-host.invalid/', 'unresolvable_host'],
     ['nonsense', 'malformed_url'],
   ])('refuses %s with 400 invalid_webhook_url (%s)', async (url, reason) => {
-    const f = await workspaceWithKey(stack.db);
-    const res = await create(f, { url });
+    const f = await workspaceWithKey(strict.db);
+    const res = await create(f, { url }, strict);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_webhook_url');
     expect(res.body.error.details).toMatchObject({ field: 'url', reason });
@@ -119,33 +131,36 @@ describe('POST /v1/webhooks', () => {
 
   it('allows 10 endpoints per workspace, exactly, even under concurrent creation', async () => {
     const f = await workspaceWithKey(stack.db);
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => create(f, { url: `${PUBLIC_URL}/${i}` })));
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => create(f, { url: `${sinkUrl}/${i}` })));
     expect(results.filter((r) => r.status === 201)).toHaveLength(10);
     const refused = results.filter((r) => r.status === 409);
     expect(refused).toHaveLength(2);
     expect(refused[0].body.error).toMatchObject({ code: 'webhook_limit_reached', details: { limit: 10 } });
     expect((await stack.request('GET', '/v1/webhooks', { headers: f.headers })).body.meta.total).toBe(10);
     // Another workspace is not affected.
-    expect((await create(await workspaceWithKey(stack.db), { url: PUBLIC_URL })).status).toBe(201);
+    expect((await create(await workspaceWithKey(stack.db), { url: sinkUrl })).status).toBe(201);
   });
 });
 
 describe('PATCH and DELETE /v1/webhooks/{webhookId}', () => {
   it('changes url (checked again), events and enabled; enabling clears the abandon count and reason', async () => {
     const f = await workspaceWithKey(stack.db);
-    const { id } = (await create(f, { url: PUBLIC_URL })).body.data;
+    const { id } = (await create(f, { url: sinkUrl })).body.data;
     const patch = (body: unknown) => stack.request('PATCH', `/v1/webhooks/${id}`, { headers: f.headers, body });
 
     expect((await patch({ url: 'https://169.254.169.254/' })).body.error).toMatchObject({
       code: 'invalid_webhook_url',
       details: { reason: 'link_local_address' },
     });
+    // Loopback is allowed here only because this stack exempts it for the sink; the strict API refuses it.
+    const strictPatch = await strict.request('PATCH', `/v1/webhooks/${id}`, { headers: f.headers, body: { url: `${sink.origin}/v2` } });
+    expect(strictPatch.body.error).toMatchObject({ code: 'invalid_webhook_url', details: { reason: 'loopback_address' } });
     expect((await patch({ events: ['search.failed', 'bogus'] })).body.error.details.unknown_event_types).toEqual(['bogus']);
     expect((await patch({})).body.error.code).toBe('invalid_request');
     expect((await patch({ enabled: 'yes' })).body.error.code).toBe('invalid_request');
-    const changed = await patch({ url: 'https://93.184.215.14/v2', events: ['search.failed'] });
+    const changed = await patch({ url: `${sink.origin}/v2`, events: ['search.failed'] });
     expect(changed.status).toBe(200);
-    expect(changed.body.data).toMatchObject({ url: 'https://93.184.215.14/v2', events: ['search.failed'], enabled: true });
+    expect(changed.body.data).toMatchObject({ url: `${sink.origin}/v2`, events: ['search.failed'], enabled: true });
 
     // As the service leaves it after 20 abandoned deliveries in a row:
     await stack
@@ -166,7 +181,7 @@ describe('PATCH and DELETE /v1/webhooks/{webhookId}', () => {
 
   it('deletes an endpoint with its deliveries; unknown, foreign and malformed ids are webhook_not_found', async () => {
     const f = await workspaceWithKey(stack.db);
-    const { id } = (await create(f, { url: PUBLIC_URL })).body.data;
+    const { id } = (await create(f, { url: sinkUrl })).body.data;
     const delivery = await deliveryRow(stack.db, f.workspace.id, id, 'delivered');
     const other = await workspaceWithKey(stack.db);
     for (const path of [`/v1/webhooks/${id}`, `/v1/webhooks/${id}/deliveries`]) {
@@ -184,7 +199,7 @@ describe('PATCH and DELETE /v1/webhooks/{webhookId}', () => {
 describe('deliveries', () => {
   it('lists newest first with a validated status filter and meta.total; one delivery shows every attempt', async () => {
     const f = await workspaceWithKey(stack.db);
-    const { id } = (await create(f, { url: PUBLIC_URL })).body.data;
+    const { id } = (await create(f, { url: sinkUrl })).body.data;
     const delivered = await deliveryRow(stack.db, f.workspace.id, id, 'delivered', {
       attempt_count: 2,
       last_status_code: 200,
@@ -258,8 +273,8 @@ describe('deliveries', () => {
 
   it('answers delivery_not_found for a delivery of another endpoint or a malformed id', async () => {
     const f = await workspaceWithKey(stack.db);
-    const a = (await create(f, { url: PUBLIC_URL })).body.data.id;
-    const b = (await create(f, { url: PUBLIC_URL })).body.data.id;
+    const a = (await create(f, { url: sinkUrl })).body.data.id;
+    const b = (await create(f, { url: sinkUrl })).body.data.id;
     const ofA = await deliveryRow(stack.db, f.workspace.id, a, 'delivered');
     for (const path of [`/v1/webhooks/${b}/deliveries/${ofA.id}`, `/v1/webhooks/${a}/deliveries/nope`]) {
       const res = await stack.request('GET', path, { headers: f.headers });
@@ -277,7 +292,7 @@ describe('deliveries', () => {
     const f = await workspaceWithKey(stack.db);
     const reader = await keyFor(stack.db, f.workspace, { scopes: ['webhooks:read'] });
     expect((await stack.request('GET', '/v1/webhooks', { headers: reader.headers })).status).toBe(200);
-    const res = await stack.request('POST', '/v1/webhooks', { headers: reader.headers, body: { url: PUBLIC_URL } });
+    const res = await stack.request('POST', '/v1/webhooks', { headers: reader.headers, body: { url: sinkUrl } });
     expect(res.body.error).toMatchObject({ code: 'insufficient_scope', details: { required_scope: 'webhooks:write' } });
   });
 });
@@ -293,7 +308,7 @@ describe('fan-out', () => {
         const repo = webhookRepository(trx);
         const endpoint = async (workspaceId: string, events: string[], enabled = true) => {
           const row = (await repo.createWithinLimit(
-            { id: randomUUID(), workspace_id: workspaceId, url: PUBLIC_URL, events, secret_ciphertext: 'v1.x.x.x', secret_last4: 'abcd' },
+            { id: randomUUID(), workspace_id: workspaceId, url: sinkUrl, events, secret_ciphertext: 'v1.x.x.x', secret_last4: 'abcd' },
             10,
           ))!;
           if (!enabled) await repo.update(row.id, { enabled: false });

@@ -1,17 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import Stripe from 'stripe';
 import { runCli } from '../../src/cli/main';
 import { waitFor } from '../../src/dev/processes';
 import { newEventId, writeEvent, type EventType } from '../../src/events/outbox';
 import { workflowIds } from '../../src/temporal/workflow-ids';
-import { verifyWebhookSignature } from '../../sdk/src';
 import { catalog, scheduleIds, startWorkflow, taskQueueName } from '../../src/temporal/catalog';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
 import { makeTestCert, startHttpsReceiver, type HttpsReceiver, type Received, type Reply, type TestCert } from '../support/https-receiver';
 import { createProject, launch, softwareCriteria, waitForSearch } from '../support/searches';
 import { startTestStack, type TestStack } from '../support/stack';
+import { expectSignedEnvelope as expectSigned } from '../support/webhook-sink';
 
 /**
  * Webhooks end to end: the API in this process, the worker as a child process (it must trust
@@ -21,7 +20,6 @@ import { startTestStack, type TestStack } from '../support/stack';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ENV = { WEBHOOK_RETRY_SCHEDULE: '1,1,0,0,0,0', WEBHOOK_ALLOWED_PRIVATE_CIDRS: '127.0.0.0/8' };
-const stripe = new Stripe('sk_test_not_used');
 
 let cert: TestCert;
 let receiver: HttpsReceiver;
@@ -88,29 +86,7 @@ async function waitForDelivery(f: KeyFixture, endpointId: string, eventId: strin
   return last;
 }
 
-/** Signed per the spec, accepted by our verifier and by Stripe's, and equal to the outbox event. */
-async function expectSignedEnvelope(req: Received, secret: string, workspaceId: string) {
-  const signature = req.headers['service-signature'] as string;
-  expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
-  expect(verifyWebhookSignature(req.raw, signature, secret)).toBe(true);
-  expect(stripe.webhooks.constructEvent(req.raw.toString('utf8'), signature, secret).id).toBe(req.json.id);
-  expect(verifyWebhookSignature(Buffer.concat([req.raw, Buffer.from(' ')]), signature, secret)).toBe(false);
-  expect(req.headers).toMatchObject({
-    'service-event-id': req.json.id,
-    'service-event-type': req.json.type,
-    'user-agent': 'Service-Webhooks/1',
-    'content-type': 'application/json',
-  });
-  const row = await stack.db('outbox_events').where({ id: req.json.id }).first();
-  expect(req.json).toEqual({
-    id: row.id,
-    type: row.type,
-    created_at: row.created_at.toISOString(),
-    workspace_id: workspaceId,
-    api_version: '2026-11-20',
-    data: row.data,
-  });
-}
+const expectSignedEnvelope = (req: Received, secret: string, workspaceId: string) => expectSigned(stack.db, req, secret, workspaceId);
 
 describe('webhook delivery', () => {
   it('delivers every event type, signed and verifiable, from real searches, a shortlist change and a test', async () => {

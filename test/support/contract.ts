@@ -40,6 +40,10 @@ function describeIssues(error: z.ZodError): string {
  * with a code the route lists (with that code's status). Unknown paths (404/405) are not checked.
  */
 export function checkContract(method: string, urlPath: string, res: { status: number; headers: Headers; body: unknown; text: string }): void {
+  // Every answer of the API (it alone sets X-Request-Id) tells browsers not to sniff its type.
+  if (res.headers.get('x-request-id') && res.headers.get('x-content-type-options') !== 'nosniff') {
+    throw new Error(`${method} ${urlPath} → ${res.status}: no X-Content-Type-Options: nosniff`);
+  }
   const session = sessionRouteFor(method, urlPath);
   if (session) return checkSessionContract(session, `${method} ${urlPath} → ${res.status}`, res);
   const route = routeFor(method, urlPath);

@@ -7,13 +7,29 @@ import path from 'node:path';
 import { waitFor } from '../../src/dev/processes';
 
 export interface TestCert {
+  /** The CA file a client must trust (NODE_EXTRA_CA_CERTS): the run's CA, or the certificate itself. */
   certFile: string;
+  /** The CA certificate, for clients given `ca` directly. */
+  ca: string;
+  /** The server's certificate and key. */
   cert: string;
   key: string;
 }
 
-/** A self-signed certificate for 127.0.0.1, localhost and hooks.example.test, made with openssl. */
+/**
+ * The sink's certificate. Under `npm test` it is the server certificate issued by the run's own
+ * CA (TEST_CA_DIR), which every process of the run already trusts through NODE_EXTRA_CA_CERTS;
+ * elsewhere (benchmarks, chaos) a self-signed one for 127.0.0.1, localhost and hooks.example.test.
+ */
 export function makeTestCert(): TestCert {
+  const runCa = process.env.TEST_CA_DIR;
+  if (!runCa) return selfSignedCert();
+  const read = (name: string) => fs.readFileSync(path.join(runCa, name), 'utf8');
+  return { certFile: path.join(runCa, 'ca.pem'), ca: read('ca.pem'), cert: read('server.pem'), key: read('server-key.pem') };
+}
+
+/** A self-signed certificate for 127.0.0.1, localhost and hooks.example.test: trusted by nobody unless given as `ca`. */
+export function selfSignedCert(): TestCert {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhook-cert-'));
   const certFile = path.join(dir, 'cert.pem');
   const keyFile = path.join(dir, 'key.pem');
@@ -40,7 +56,8 @@ export function makeTestCert(): TestCert {
     ],
     { stdio: 'ignore' },
   );
-  return { certFile, cert: fs.readFileSync(certFile, 'utf8'), key: fs.readFileSync(keyFile, 'utf8') };
+  const cert = fs.readFileSync(certFile, 'utf8');
+  return { certFile, ca: cert, cert, key: fs.readFileSync(keyFile, 'utf8') };
 }
 
 export interface Received {

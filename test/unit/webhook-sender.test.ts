@@ -1,13 +1,16 @@
 import net from 'node:net';
 import { postWebhook } from '../../src/webhooks/sender';
 import type { Resolver } from '../../src/webhooks/ssrf';
-import { makeTestCert, startHttpsReceiver, type HttpsReceiver, type TestCert } from '../support/https-receiver';
+import { makeTestCert, selfSignedCert, startHttpsReceiver, type HttpsReceiver, type TestCert } from '../support/https-receiver';
 
 let cert: TestCert;
 let receiver: HttpsReceiver;
 let answers: Record<string, string> = {};
-const resolver: Resolver = async (host) => [{ address: answers[host] ?? '93.184.215.14', family: 4 }];
-const opts = () => ({ policy: { allowedCidrs: ['127.0.0.0/8'], resolver }, ca: cert.cert });
+const resolver: Resolver = async (host) => {
+  if (!answers[host]) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+  return [{ address: answers[host], family: 4 }];
+};
+const opts = () => ({ policy: { allowedCidrs: ['127.0.0.0/8'], resolver }, ca: cert.ca });
 
 beforeAll(async () => {
   cert = makeTestCert();
@@ -66,9 +69,15 @@ describe('postWebhook', () => {
       });
     });
     expect(await postWebhook(`https://127.0.0.1:${closed}/`, '{}', {}, opts())).toMatchObject({ ok: false, error: 'connection refused: ECONNREFUSED' });
-    const untrusted = await postWebhook(`${receiver.origin}/tls`, '{}', {}, { policy: opts().policy });
-    expect(untrusted.ok).toBe(false);
-    expect(untrusted.error).toMatch(/^tls error/);
+    // A certificate no CA of this process vouches for (the run's CA is trusted by every process).
+    const stranger = await startHttpsReceiver(selfSignedCert());
+    try {
+      const untrusted = await postWebhook(`${stranger.origin}/tls`, '{}', {}, { policy: opts().policy });
+      expect(untrusted.ok).toBe(false);
+      expect(untrusted.error).toMatch(/^tls error/);
+    } finally {
+      await stranger.close();
+    }
   });
 
   it('checks DNS again at every attempt: a name now resolving to a private address is refused unsent', async () => {

@@ -5,6 +5,7 @@ import { v1, v1Page, type Schemas } from '../api';
 import { useCan } from '../layout';
 import { BackLink, ErrorNotice, Loading, PageTitle } from '../ui';
 import { describeCriteria, isRunning, Progress, PROGRESS_POLL_MS } from './scans';
+import { linkableUrl } from '../../../src/domain/urls';
 
 const PAGE_SIZE = 20;
 
@@ -126,12 +127,13 @@ function People({ searchId, projectId, running, version }: { searchId: string; p
 /** Why the person scored what they did: each criterion's weight, match, points and reason. */
 function PersonDetail({ person }: { person: Schemas['Person'] }) {
   const profile = (person.profile ?? {}) as { title?: string; company?: string; location?: string; network_url?: string };
+  const profileHref = linkableUrl(profile.network_url);
   return (
     <div className="person" role="region" aria-label={`${person.name}: score breakdown`}>
       <p>
         {[profile.title, profile.company, profile.location].filter(Boolean).join(' · ')}{' '}
-        {profile.network_url && (
-          <a href={profile.network_url} target="_blank" rel="noopener noreferrer">
+        {profileHref && (
+          <a href={profileHref} target="_blank" rel="noopener noreferrer">
             Profile
           </a>
         )}
