@@ -5,7 +5,7 @@ import { createBriefReader } from '../src/briefs/brief-reader';
 import { createDb } from '../src/db/knex';
 import { projectRepository } from '../src/db/project.repository';
 import { workspaceRepository } from '../src/db/workspace.repository';
-import { extractCriteria } from '../src/domain/jd-extractor';
+import { extractCriteria } from '../src/briefs/reader';
 import { waitFor } from '../src/dev/processes';
 import { HOSTILE_SHAPES } from '../test/support/hostile-briefs';
 import { anchorReport, benchKeyHeaders, log, median, percentile, productionArgs, productionEnv, ROOT, runBench, startBenchStack } from './lib';

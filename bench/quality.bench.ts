@@ -17,7 +17,7 @@ import { createDb, type Db } from '../src/db/knex';
 import { workspaceRepository } from '../src/db/workspace.repository';
 import { createProgressWriter, progressLine } from '../src/cli/progress';
 import { waitFor } from '../src/dev/processes';
-import { extractCriteria } from '../src/domain/jd-extractor';
+import { extractCriteria } from '../src/briefs/reader';
 import { benchKeyHeaders, log, productionArgs, productionEnv, ROOT, startBenchStack, runBench } from './lib';
 import { CUTOFF, expGain, gradesOf, idealGrades, keywordBaseline, linGain, loadBriefs, ndcg, type Brief, type BriefLabels } from './quality/grader';
 

@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { Config } from '../config';
 import { AppError } from '../domain/errors';
-import { extractCriteria, type Extraction } from '../domain/jd-extractor';
+import { extractCriteria, type Extraction } from './reader';
 
 /**
  * Reads job descriptions (`jd_text`, the app's built-in intake) off the API's event loop: a pool

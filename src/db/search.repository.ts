@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { copyCsv } from './copy-csv';
 import type { Db } from './knex';
 import type { ResolvedCriteria } from '../domain/criteria';
-import type { ScoringWeights } from '../domain/scoring';
+import type { ScoringWeights } from '../ranking/scoring';
 
 export type SearchStatus = 'queued' | 'running' | 'complete' | 'failed';
 export type StopReason = 'target_reached' | 'pool_exhausted' | 'read_budget_reached' | 'error' | 'cancelled';

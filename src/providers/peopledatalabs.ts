@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ResolvedCriteria } from '../domain/criteria';
 import type { PersonProfile } from '../domain/profile';
-import { canonicalRoles } from '../domain/role-match';
+import { canonicalRoles } from '../ranking/title-match';
 import { PDL_FAMILY_ROLES, PDL_INDUSTRIES, PDL_LEVEL_SENIORITY, PDL_METROS, familyOfPdlRole, metroOfPdlPlace, pdlLevelsFor } from '../reference/pdl';
 import { detectSeniority, findMetro, SENIORITY_YEARS } from '../reference/taxonomy';
 import type { CompanyProfile, CompanyQuery, CompanySummary, LiveProfileDataProvider, PeopleQuery } from './capabilities';

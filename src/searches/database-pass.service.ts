@@ -3,7 +3,7 @@ import { searchPassRepository } from '../db/search-pass.repository';
 import { searchPeopleRepository } from '../db/search-people.repository';
 import { searchRepository, type SearchRow } from '../db/search.repository';
 import { AppError } from '../domain/errors';
-import { scoreProfile } from '../domain/scoring';
+import { scoreProfile } from '../ranking/scoring';
 import { writeEvent } from '../events/outbox';
 import { outcomeFor } from './pass.service';
 import { followScores } from './rescoring.service';

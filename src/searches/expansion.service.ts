@@ -7,7 +7,7 @@ import { projectRepository } from '../db/project.repository';
 import { searchPassRepository } from '../db/search-pass.repository';
 import { searchRepository, type SearchRow } from '../db/search.repository';
 import { workspaceRepository, type Workspace } from '../db/workspace.repository';
-import { broadenCriteria, MAX_EXPANSION_LEVEL, type Broadening } from '../domain/broadening';
+import { broadenCriteria, MAX_EXPANSION_LEVEL, type Broadening } from '../ranking/broadening';
 import type { ResolvedCriteria } from '../domain/criteria';
 import { AppError } from '../domain/errors';
 import { ensureLiveSearchPossible, planCheck, requireCredit, reserveKey } from './launch.service';

@@ -14,7 +14,7 @@ import { resolveProviderKey } from '../credentials/credentials.service';
 import { canonicalJson, parseCriteria, type ResolvedCriteria, type SearchMode } from '../domain/criteria';
 import { AppError } from '../domain/errors';
 import type { BriefReader } from '../briefs/brief-reader';
-import type { Extraction } from '../domain/jd-extractor';
+import type { Extraction } from '../briefs/reader';
 import { writeEvent } from '../events/outbox';
 import { circuitBreaker } from '../providers/circuit-breaker';
 import { providerUnavailable } from '../providers/provider-errors';

@@ -9,7 +9,7 @@ import { shortlistRepository } from '../db/shortlist.repository';
 import { workspaceRepository } from '../db/workspace.repository';
 import type { ResolvedCriteria } from '../domain/criteria';
 import type { PersonProfile } from '../domain/profile';
-import { scoreProfile } from '../domain/scoring';
+import { scoreProfile } from '../ranking/scoring';
 import { AppError } from '../domain/errors';
 import { writeEvent } from '../events/outbox';
 import { PAGE_SIZE, type ProfileSource } from '../providers/profile-source';

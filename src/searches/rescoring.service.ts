@@ -5,7 +5,7 @@ import { searchRepository, type SearchRow } from '../db/search.repository';
 import { shortlistRepository } from '../db/shortlist.repository';
 import { parseCriteria, type ResolvedCriteria } from '../domain/criteria';
 import { AppError } from '../domain/errors';
-import { DEFAULT_WEIGHTS, scoreProfile, type ScoringWeights } from '../domain/scoring';
+import { DEFAULT_WEIGHTS, scoreProfile, type ScoringWeights } from '../ranking/scoring';
 import { scoringChangeBody, type ScoringChangeBody } from './searches.schemas';
 import { shortlistSnapshot, writeShortlistChanged, type ShortlistKind, type ShortlistSource } from '../shortlist/shortlist.service';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { trimmedAtLeast } from '../domain/text';
 import { criteriaFieldsSchema, criteriaSchema, SEARCH_MODES } from '../domain/criteria';
-import { DEFAULT_WEIGHTS } from '../domain/scoring';
+import { DEFAULT_WEIGHTS } from '../ranking/scoring';
 import { BRIEF_MAX_LENGTH, BRIEF_MIN_LENGTH, briefTooLong } from '../briefs/brief-limits';
 
 /** Request and response schemas of the searches, people, records and scoring routes. */

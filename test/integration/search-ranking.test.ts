@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ResolvedCriteria } from '../../src/domain/criteria';
 import { parseCriteria } from '../../src/domain/criteria';
 import type { PersonProfile } from '../../src/domain/profile';
-import { scoreProfile } from '../../src/domain/scoring';
+import { scoreProfile } from '../../src/ranking/scoring';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
 import { startTestStack, type TestStack } from '../support/stack';
 import { createProject, launch, waitForSearch } from '../support/searches';

@@ -1,5 +1,5 @@
 import { parseCriteria } from '../../src/domain/criteria';
-import { extractCriteria } from '../../src/domain/jd-extractor';
+import { extractCriteria } from '../../src/briefs/reader';
 import { startOpenAiFake, type OpenAiFake } from '../fakes/openai-fake';
 import { startVendorFake, type VendorFake } from '../fakes/vendor-fake';
 import { workspaceWithMembers } from '../support/session';

@@ -1,5 +1,5 @@
 import { BRIEF_MAX_LENGTH } from '../../src/briefs/brief-limits';
-import { extractCriteria } from '../../src/domain/jd-extractor';
+import { extractCriteria } from '../../src/briefs/reader';
 import { HOSTILE_SHAPES } from '../support/hostile-briefs';
 
 /**

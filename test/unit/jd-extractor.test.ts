@@ -1,6 +1,6 @@
 import { canonicalIndustry, canonicalSkill } from '../../src/reference/taxonomy';
 import { parseCriteria } from '../../src/domain/criteria';
-import { INDUSTRY_SYNONYMS, SKILL_SYNONYMS, extractCriteria, type Extraction } from '../../src/domain/jd-extractor';
+import { INDUSTRY_SYNONYMS, SKILL_SYNONYMS, extractCriteria, type Extraction } from '../../src/briefs/reader';
 
 const BACKEND_SF = `Senior Backend Engineer (San Francisco, CA)
 

@@ -1,8 +1,8 @@
 import { findFamily, findMetro } from '../../src/reference/taxonomy';
 import { parseCriteria, type Criteria, type ResolvedCriteria } from '../../src/domain/criteria';
 import type { PersonProfile } from '../../src/domain/profile';
-import { DEFAULT_WEIGHTS, MUST_HAVE_CAP, scoreProfile } from '../../src/domain/scoring';
-import { titleSimilarity } from '../../src/domain/role-match';
+import { DEFAULT_WEIGHTS, MUST_HAVE_CAP, scoreProfile } from '../../src/ranking/scoring';
+import { titleSimilarity } from '../../src/ranking/title-match';
 
 /** Criteria through the real parser, so tests use canonical reference values. */
 function criteria(input: Criteria): ResolvedCriteria {

@@ -7,10 +7,10 @@
 import industrySynonymData from '../reference/data/industry-synonyms.json';
 import skillSynonymData from '../reference/data/skill-synonyms.json';
 import { INDUSTRIES, SKILLS, canonicalIndustry, canonicalSkill } from '../reference/taxonomy';
-import { readPlace } from './brief-places';
-import { readRole } from './brief-roles';
-import { SpanClaims } from '../briefs/span-claims';
-import type { Criteria } from './criteria';
+import { readPlace } from './places';
+import { readRole } from './roles';
+import { SpanClaims } from './span-claims';
+import type { Criteria } from '../domain/criteria';
 
 export interface Extraction {
   criteria: Criteria;
@@ -18,7 +18,7 @@ export interface Extraction {
   confidence: Record<string, number>;
 }
 
-export { MAX_EXTRACTED_TITLES } from './brief-roles';
+export { MAX_EXTRACTED_TITLES } from './roles';
 const MAX_EXTRACTED_SKILLS = 30;
 const MAX_EXTRACTED_INDUSTRIES = 10;
 

@@ -12,10 +12,10 @@
 import wordAbbreviationData from '../reference/data/title-word-abbreviations.json';
 import { ROLE_FAMILIES, SENIORITY_TITLE_WORDS, SENIORITY_YEARS, canonicalSkill, findFamily } from '../reference/taxonomy';
 import { BRIEF_SENIORITY_WORDS, FAMILY_AREAS, ROLE_PHRASES, SKILL_TITLE_HINTS, type RolePhrase } from '../reference/role-vocabulary';
-import { SENIORITIES, type Seniority } from './profile';
-import { departmentWords, similarRolePhrases, titleSimilarity, words } from './role-match';
-import { editDistance } from './edit-distance';
-import { SpanClaims } from '../briefs/span-claims';
+import { SENIORITIES, type Seniority } from '../domain/profile';
+import { departmentWords, similarRolePhrases, titleSimilarity, words } from '../ranking/title-match';
+import { editDistance } from '../domain/edit-distance';
+import { SpanClaims } from './span-claims';
 
 export const MAX_EXTRACTED_TITLES = 5;
 

@@ -20,9 +20,9 @@
  * - Missing or malformed profile fields count as no match; they never throw.
  */
 import { findFamily, findMetro } from '../reference/taxonomy';
-import type { ResolvedCriteria } from './criteria';
-import { SENIORITIES, type PersonProfile, type Seniority } from './profile';
-import { titleMatch } from './role-match';
+import type { ResolvedCriteria } from '../domain/criteria';
+import { SENIORITIES, type PersonProfile, type Seniority } from '../domain/profile';
+import { titleMatch } from './title-match';
 
 export interface ScoringWeights {
   title: number;

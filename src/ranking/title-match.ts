@@ -16,7 +16,7 @@
  */
 import { SENIORITY_TITLE_WORDS } from '../reference/taxonomy';
 import { BRIEF_SENIORITY_WORDS, FAMILY_UMBRELLA_TITLES, ROLE_PHRASES, type RolePhrase, type RolePhraseSource } from '../reference/role-vocabulary';
-import type { Seniority } from './profile';
+import type { Seniority } from '../domain/profile';
 
 // ---- tokens ----
 

@@ -7,8 +7,8 @@
  */
 import countryAliasData from '../reference/data/country-aliases.json';
 import { COUNTRIES, METROS } from '../reference/taxonomy';
-import { editDistance } from './edit-distance';
-import { SpanClaims } from '../briefs/span-claims';
+import { editDistance } from '../domain/edit-distance';
+import { SpanClaims } from './span-claims';
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

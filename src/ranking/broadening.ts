@@ -1,5 +1,5 @@
 import { findFamily, findMetro } from '../reference/taxonomy';
-import type { ResolvedCriteria } from './criteria';
+import type { ResolvedCriteria } from '../domain/criteria';
 
 /** One change an expansion made to the criteria, explained for the response and the pass record. */
 export interface Broadening {
