@@ -3,13 +3,14 @@ import type { Db } from '../db/knex';
 import { peopleBulkRepository, peopleCopyLine, profileCopyLine } from '../db/people-bulk.repository';
 import { peopleRepository, type PersonRow } from '../db/people.repository';
 import type { PersonProfile } from '../domain/profile';
-import { findMetro } from '../reference/taxonomy';
+import { geoCell, regionKey } from '../ranking/location';
 import { COMPANY_COUNT, companyRecord } from './company-directory';
-import { createPersonGenerator, type PersonGenerator } from './generator';
+import { createPersonGenerator, GENERATOR_VERSION, type PersonGenerator } from './generator';
 import { createWebPageGenerator, DEFAULT_WEB_PAGES } from './web-pages';
 import { webPagesRepository } from '../db/web-pages.repository';
 
-export const DEFAULT_CORPUS_SIZE = 100_000;
+/** Half of the role families (as many as the corpus had before the open world), half of other occupations. */
+export const DEFAULT_CORPUS_SIZE = 200_000;
 export const DEFAULT_CORPUS_SEED = 42;
 /** People generated and copied per step (the progress bar moves by this much). */
 const CHUNK = 10_000;
@@ -36,8 +37,13 @@ export function personRow(p: PersonProfile): PersonRow {
     company: p.company,
     industry: p.industry,
     metro: p.metro,
-    country: findMetro(p.metro)?.country ?? '',
-    location: p.location,
+    country: p.location.country,
+    region_key: p.location.region ? regionKey(p.location.country, p.location.region) : '',
+    lat: p.location.lat,
+    lon: p.location.lon,
+    geo_cell: p.location.lat !== null && p.location.lon !== null ? geoCell(p.location.lat, p.location.lon) : null,
+    location: p.location.name,
+    onet_code: p.occupation?.onet_code ?? null,
     network_url: p.network_url,
     open_profile: p.open_profile,
     premium: p.premium,
@@ -61,6 +67,9 @@ export async function loadCorpus(
 ): Promise<{ inserted: number; pages: number }> {
   const generator = createPersonGenerator(opts.seed);
   const started = Date.now();
+  // People written by an older generator are another corpus: they go, the new one is loaded.
+  const bulk = peopleBulkRepository(db);
+  if ((await bulk.corpusVersion()) !== GENERATOR_VERSION) await bulk.replaceCorpusVersion(GENERATOR_VERSION);
   const before = await peopleRepository(db).count();
   // Rebuilding the indexes costs a pass over the whole table: worth it when the load is big and
   // at least as large as what is already there.
@@ -68,7 +77,7 @@ export async function loadCorpus(
   let inserted = 0;
   const report = (loaded: number) =>
     opts.onProgress?.({ loaded, total: opts.size, perSecond: Math.round(loaded / Math.max(0.001, (Date.now() - started) / 1000)) });
-  await peopleBulkRepository(db).load({ rebuildIndexes }, async (loader) => {
+  await bulk.load({ rebuildIndexes }, async (loader) => {
     let copying: Promise<void> = Promise.resolve();
     for (let from = 0; from < opts.size; from += CHUNK) {
       const to = Math.min(opts.size, from + CHUNK);
@@ -145,6 +154,8 @@ async function generateChunk(generator: PersonGenerator, from: number, to: numbe
   return { ids, people, profiles };
 }
 
+/** People of the current generator's corpus (0 when the stored corpus is an older generator's, which a load replaces). */
 export async function corpusSize(db: Db): Promise<number> {
+  if ((await peopleBulkRepository(db).corpusVersion()) !== GENERATOR_VERSION) return 0;
   return peopleRepository(db).count();
 }

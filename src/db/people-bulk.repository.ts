@@ -17,7 +17,12 @@ const PEOPLE_COLUMNS = [
   'industry',
   'metro',
   'country',
+  'region_key',
+  'lat',
+  'lon',
+  'geo_cell',
   'location',
+  'onet_code',
   'network_url',
   'open_profile',
   'premium',
@@ -39,6 +44,7 @@ const arrayLiteral = (xs: string[]) => `{${xs.map((x) => `"${x.replace(/["\\]/g,
 export function peopleCopyLine(row: PersonRow): string {
   return `${PEOPLE_COLUMNS.map((c) => {
     const v = row[c];
+    if (v === null) return '\\N';
     if (typeof v === 'boolean') return v ? 't' : 'f';
     if (typeof v === 'number') return String(v);
     if (Array.isArray(v)) return copyText(arrayLiteral(v));
@@ -91,6 +97,22 @@ export interface BulkLoader {
  */
 export function peopleBulkRepository(db: Db) {
   return {
+    /** Which generator wrote the built-in corpus (corpus_meta), or null before any load recorded one. */
+    async corpusVersion(): Promise<string | null> {
+      const row = await db('corpus_meta').where({ key: 'generator_version' }).first();
+      return row?.value ?? null;
+    },
+    /**
+     * Drops the built-in corpus (ids p0000000…, which a live source never uses) so a newer
+     * generator can load its people, and records that generator, in one transaction.
+     */
+    async replaceCorpusVersion(version: string): Promise<number> {
+      return db.transaction(async (trx) => {
+        const removed = await trx('people').whereRaw(`id ~ '^p[0-9]{7}$'`).delete();
+        await trx('corpus_meta').insert({ key: 'generator_version', value: version }).onConflict('key').merge();
+        return removed;
+      });
+    },
     /**
      * Runs `work` in one transaction with a COPY loader. `rebuildIndexes`: drop the people table's
      * secondary indexes first and build them again before commit (far quicker than maintaining a

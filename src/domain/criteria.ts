@@ -17,6 +17,7 @@ import {
   type RoleFamily,
 } from '../reference/taxonomy';
 import { SENIORITIES, type Seniority } from './profile';
+import { countryPlace, metroPlace, PLACE_RADIUS, resolvePlace, type PlaceInput, type ResolvedPlace } from '../reference/place-resolution';
 import { trimmedText } from './text';
 import { BRIEF_MAX_LENGTH, BRIEF_MIN_LENGTH } from '../briefs/brief-limits';
 
@@ -45,6 +46,7 @@ export const CRITERIA_BOUNDS = {
   must_have_skills: { maxItems: 50 },
   industries: { maxItems: 20 },
   locations: { maxItems: 20 },
+  places: { maxItems: 20 },
   seniority: { maxItems: SENIORITIES.length },
   exclude_companies: { maxItems: 100, minLength: 1, maxLength: 200 },
   /** Length bound for the single reference-valued strings (family, metro, industry, skill, location). */
@@ -57,6 +59,8 @@ export const SEARCHABLE_FIELDS = ['family', 'titles', 'skills', 'must_have_skill
 export interface Criteria {
   family?: string;
   titles?: string[];
+  /** Where people should be (DESIGN.md §4a); `metro` and `locations` are older shorthands for places. */
+  places?: PlaceInput[];
   metro?: string;
   locations?: string[];
   industries?: string[];
@@ -71,10 +75,12 @@ export interface Criteria {
   mode?: SearchMode;
 }
 
-export type ResolvedCriteria = Omit<Criteria, 'target' | 'read_budget' | 'shortlist_threshold'> & {
+export type ResolvedCriteria = Omit<Criteria, 'target' | 'read_budget' | 'shortlist_threshold' | 'places'> & {
   target: number;
   read_budget: number;
   shortlist_threshold: number;
+  /** Every place the search wants, resolved: `places` as given, then `metro` and `locations`. */
+  places?: ResolvedPlace[];
 };
 
 const HINT_CRITERIA = 'see GET /reference/criteria';
@@ -139,6 +145,30 @@ const yearsSchema = z.strictObject({ min: yearsNumber.optional(), max: yearsNumb
   }
 });
 
+const radius = z
+  .number()
+  .min(PLACE_RADIUS.min)
+  .max(PLACE_RADIUS.max)
+  .describe(`Kilometres, ${PLACE_RADIUS.min}–${PLACE_RADIUS.max}; a city's default is ${PLACE_RADIUS.defaultCityKm}`);
+/** A place as criteria take it; each is resolved on the gazetteer (an unknown one names the closest places). */
+const placeInput = z
+  .union(
+    [
+      trimmedText(RB.maxLength).describe('A place name: "Leeds", "Portland, OR", "Bavaria", "Canada"'),
+      z.strictObject({ name: trimmedText(RB.maxLength), radius_km: radius.optional() }),
+      z.strictObject({
+        id: z.string().trim().min(1).max(RB.maxLength).describe('A place id from GET /reference/places, e.g. geonames:2644688'),
+        radius_km: radius.optional(),
+      }),
+      z.strictObject({ lat: z.number().min(-90).max(90), lon: z.number().min(-180).max(180), radius_km: radius.optional() }),
+    ],
+    { error: 'a place is a name ("Leeds"), {name, radius_km}, {id, radius_km} or {lat, lon, radius_km}' },
+  )
+  .superRefine((v, ctx) => {
+    const resolved = resolvePlace(v as PlaceInput);
+    if (!resolved.ok) ctx.addIssue({ code: 'custom', message: resolved.message, input: v });
+  });
+
 const criteriaObject = z.strictObject({
   family: referenceString(
     resolveFamily,
@@ -146,6 +176,7 @@ const criteriaObject = z.strictObject({
     ROLE_FAMILIES.map((f) => f.id),
   ).optional(),
   titles: z.array(trimmedText(TB.maxLength)).max(TB.maxItems).optional(),
+  places: z.array(placeInput).max(CRITERIA_BOUNDS.places.maxItems).optional(),
   metro: referenceString(
     resolveMetroId,
     (v) => `unknown metro ${quote(v)}; ${HINT_CRITERIA} (metros)`,
@@ -272,6 +303,8 @@ function resolveCriteria(c: ParsedCriteria): ResolvedCriteria {
   if (metro) out.metro = metro;
   const locations = canonList(c.locations, resolveLocation);
   if (locations) out.locations = locations;
+  const places = resolvedPlaces(c.places ?? [], metro, locations ?? []);
+  if (places.length) out.places = places;
   const industries = canonList(c.industries, canonicalIndustry);
   if (industries) out.industries = industries;
   if (c.years_experience && (c.years_experience.min !== undefined || c.years_experience.max !== undefined)) {
@@ -288,6 +321,20 @@ function resolveCriteria(c: ParsedCriteria): ResolvedCriteria {
   const exclude = canonList(c.exclude_companies, (v) => v.replace(/\s+/g, ' '));
   if (exclude) out.exclude_companies = exclude;
   if (c.mode) out.mode = c.mode;
+  return out;
+}
+
+/** `places` as given, then the places `metro` and `locations` stand for; each place once. */
+function resolvedPlaces(inputs: readonly unknown[], metro: string | undefined, locations: readonly string[]): ResolvedPlace[] {
+  const out: ResolvedPlace[] = [];
+  const add = (p: ResolvedPlace | undefined) => {
+    if (p && !out.some((q) => q.id === p.id && q.radius_km === p.radius_km)) out.push(p);
+  };
+  for (const input of inputs) {
+    const r = resolvePlace(input as PlaceInput);
+    if (r.ok) add(r.place);
+  }
+  for (const id of [metro, ...locations].filter((x): x is string => !!x)) add(metroPlace(id) ?? countryPlace(id));
   return out;
 }
 
@@ -361,11 +408,8 @@ export function exampleCriteria(): Criteria {
     const industries = family.industries.map((i) => canonicalIndustry(i)).filter((i): i is string => i !== undefined);
     if (industries.length > 0) example.industries = industries.slice(0, 2);
   }
-  if (metro) {
-    example.metro = metro.id;
-    const neighbor = metro.neighbors.find((n) => findMetro(n) !== undefined);
-    if (neighbor) example.locations = [neighbor];
-  }
+  // A city by name (with its region, as recruiters write it) and one with a radius of its own.
+  example.places = metro ? [`${metro.city}, ${metro.region}`, { name: 'Oakland, California', radius_km: 25 }] : ['London, United Kingdom'];
   example.years_experience = { min: 3, max: 10 };
   example.seniority = ['mid', 'senior'];
   example.exclude_companies = ['Example Corp'];
@@ -405,17 +449,27 @@ export function describeCriteria(): CriteriaDescription {
       min_length: B.titles.minLength,
       max_length: B.titles.maxLength,
     },
+    places: {
+      type: 'array',
+      items: 'string | {name, radius_km?} | {id, radius_km?} | {lat, lon, radius_km?}',
+      required: false,
+      description:
+        'Where people should be, anywhere on earth (GeoNames cities of 15,000+ people, first-level regions, countries). A name ("Leeds", "Portland, OR", "London, Ontario", "Bavaria", "Canada"), a place id from GET /reference/places, or a point. An ambiguous name takes the most populous place unless it names its region or country; an unknown one is invalid_criteria naming the closest places. A city or point counts fully within radius_km (default 40), falling linearly to nothing at twice it; a region or country means anywhere in it. Resolved to {id, name, kind, lat, lon, radius_km} in the search record, where metro and locations show as places too.',
+      max_items: B.places.maxItems,
+      allowed: { lookup: 'GET /reference/places?q=', radius_km: { min: PLACE_RADIUS.min, max: PLACE_RADIUS.max, default: PLACE_RADIUS.defaultCityKm } },
+    },
     metro: {
       type: 'string',
       required: false,
-      description: 'Metro id; its label, city or an alias (e.g. "SF", "NYC") is accepted and resolved to the id.',
+      description:
+        'An older shorthand for a place: a metro id (its label, city or an alias such as "SF" or "NYC" is accepted), searched as its main city with a radius covering the metro.',
       allowed: METROS.map((m) => ({ id: m.id, label: m.label })),
     },
     locations: {
       type: 'array',
       items: 'string',
       required: false,
-      description: 'Further acceptable places: metro ids (or label/city/alias) or country names.',
+      description: 'An older shorthand for further places: metro ids (or label/city/alias) or country names; prefer places.',
       max_items: B.locations.maxItems,
       allowed: { metros: 'see fields.metro.allowed', countries: [...COUNTRIES] },
     },

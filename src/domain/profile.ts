@@ -32,6 +32,30 @@ export interface ProjectEntry {
   description: string;
 }
 
+/**
+ * Where a person is (DESIGN.md §4a): a gazetteer place for the built-in corpus, what a live source
+ * says for others (People Data Labs' location_* fields). Coordinates may be unknown.
+ */
+export interface PersonLocation {
+  /** Human-readable, e.g. "Leeds, England, United Kingdom". */
+  name: string;
+  /** City or town. */
+  locality: string;
+  /** First-level region (state, province, country of the UK). */
+  region: string;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+  lat: number | null;
+  lon: number | null;
+}
+
+export interface PersonOccupation {
+  /** O*NET-SOC code, e.g. "29-1051.00". */
+  onet_code: string;
+  /** The occupation's O*NET title, e.g. "Pharmacists". */
+  title: string;
+}
+
 export interface PersonProfile {
   /** Stable profile id on the network, e.g. `p0000123`. */
   id: string;
@@ -40,15 +64,16 @@ export interface PersonProfile {
   /** Current title, e.g. "Senior Backend Engineer". */
   title: string;
   seniority: Seniority;
-  /** Role family id from the reference data, e.g. `software_engineering`. */
+  /** Role family id from the reference data, e.g. `software_engineering`; '' outside every family. */
   family: string;
+  /** The O*NET-SOC occupation of the current position (People Data Labs' job_onet_code), when known. */
+  occupation: PersonOccupation | null;
   company: string;
   /** Industry of the current company (a reference industry name). */
   industry: string;
-  /** Metro id from the reference data, e.g. `san-francisco-bay-area`. */
+  /** The old metro the person is in (src/reference/data/metros.json), or '' outside all 68. */
   metro: string;
-  /** Human-readable location, e.g. "San Francisco, California, United States". */
-  location: string;
+  location: PersonLocation;
   /** Address of the profile on the professional network. */
   network_url: string;
   open_profile: boolean;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { ResolvedCriteria } from '../domain/criteria';
-import type { PersonProfile } from '../domain/profile';
+import type { PersonLocation, PersonOccupation, PersonProfile } from '../domain/profile';
+import { occupations, ONET_CODE } from '../reference/occupations';
+import { gazetteer } from '../reference/gazetteer';
 import { canonicalRoles } from '../ranking/title-match';
 import { PDL_FAMILY_ROLES, PDL_INDUSTRIES, PDL_LEVEL_SENIORITY, PDL_METROS, familyOfPdlRole, metroOfPdlPlace, pdlLevelsFor } from '../reference/pdl';
 import { detectSeniority, findMetro, SENIORITY_YEARS } from '../reference/taxonomy';
@@ -38,7 +40,12 @@ const pdlPerson = z.looseObject({
   location_name: text,
   location_metro: text,
   location_locality: text,
+  location_region: text,
   location_country: text,
+  /** "lat,lon" of the city centre of the person's address (two decimals). */
+  location_geo: text,
+  /** The 8-digit O*NET-SOC code of the current job (2018 SOC), e.g. "15-1252.00". */
+  job_onet_code: text,
   linkedin_url: text,
   linkedin_connections: z.number().nullish(),
   headline: text,
@@ -116,6 +123,29 @@ function personSummary(p: PdlPerson): CandidateSummary {
   };
 }
 
+/**
+ * PDL's location fields in our shape: its lower-case country name as ISO 3166-1 alpha-2 (through
+ * the gazetteer's names and aliases), `location_geo` ("37.87,-122.27") as the point.
+ */
+function pdlLocation(p: PdlPerson, name: string): PersonLocation {
+  const geo = /^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$/.exec(textOf(p.location_geo));
+  const country = textOf(p.location_country);
+  return {
+    name,
+    locality: capitalise(textOf(p.location_locality)),
+    region: capitalise(textOf(p.location_region)),
+    country: (country && gazetteer().country(country)?.country) || '',
+    lat: geo ? Number(geo[1]) : null,
+    lon: geo ? Number(geo[2]) : null,
+  };
+}
+
+/** PDL's `job_onet_code` as our occupation (its O*NET title from the reference data), when it is one. */
+function pdlOccupation(code: string): PersonOccupation | null {
+  const known = ONET_CODE.test(code) ? occupations().byCode(code) : undefined;
+  return known ? { onet_code: known.code, title: known.title } : null;
+}
+
 function personProfile(p: PdlPerson): PersonProfile {
   const summary = personSummary(p);
   const level = (p.job_title_levels ?? []).map((l) => PDL_LEVEL_SENIORITY[l]).find(Boolean);
@@ -130,12 +160,13 @@ function personProfile(p: PdlPerson): PersonProfile {
     // engineering), else from PDL's (sub) role when only one family claims it.
     family:
       canonicalRoles(summary.title)?.phrases[0]?.family ?? familyOfPdlRole(textOf(p.job_title_role), textOf(p.job_title_sub_role)) ?? textOf(p.job_title_role),
+    occupation: pdlOccupation(textOf(p.job_onet_code)),
     company: summary.company,
     industry: capitalise(textOf(p.job_company_industry)),
     metro:
       metroOfPdlPlace({ location_metro: metroName, location_locality: textOf(p.location_locality), location_country: textOf(p.location_country) }) ??
       ((metroName && findMetro(metroName)?.id) || metroName),
-    location: summary.location,
+    location: pdlLocation(p, summary.location),
     network_url: summary.network_url,
     open_profile: false,
     premium: false,

@@ -6,18 +6,18 @@ import { shortlistRepository } from '../db/shortlist.repository';
 import { parseCriteria, type ResolvedCriteria } from '../domain/criteria';
 import { AppError } from '../domain/errors';
 import { DEFAULT_WEIGHTS, scoreProfile, type ScoringWeights } from '../ranking/scoring';
+import { SIGNAL_NAMES } from '../ranking/signals';
 import { scoringChangeBody, type ScoringChangeBody } from './searches.schemas';
 import { shortlistSnapshot, writeShortlistChanged, type ShortlistKind, type ShortlistSource } from '../shortlist/shortlist.service';
 
 /**
  * Scoring changes (preview and apply) and the shortlist that follows a re-score. A change may
  * touch weights, skills, must-have skills, years, industries and the threshold; titles, family,
- * metro or locations decide who is found, so changing them needs a new search.
+ * places (metro, locations) decide who is found, so changing them needs a new search.
  */
 
 const CHANGEABLE = ['skills', 'must_have_skills', 'years_experience', 'industries', 'shortlist_threshold'] as const;
-const NEEDS_NEW_SEARCH = ['titles', 'family', 'metro', 'locations'] as const;
-const WEIGHT_KEYS = Object.keys(DEFAULT_WEIGHTS) as (keyof ScoringWeights)[];
+const NEEDS_NEW_SEARCH = ['titles', 'family', 'places', 'metro', 'locations'] as const;
 const TOP_CHANGES = 10;
 
 export interface ScoringChange {
@@ -44,7 +44,7 @@ export function resolveScoringChange(search: SearchRow, body: ScoringChangeBody)
   const moved = NEEDS_NEW_SEARCH.filter((k) => k in patch && !same(patch[k], (search.criteria as Record<string, unknown>)[k]));
   if (moved.length) throw new AppError('needs_new_search', 400, `Changing ${moved.join(', ')} changes who is found: launch a new search`, { fields: moved });
   const mergedWeights: ScoringWeights = { ...DEFAULT_WEIGHTS, ...(search.scoring_weights ?? {}), ...weights };
-  if (WEIGHT_KEYS.every((k) => mergedWeights[k] === 0)) throw new AppError('invalid_request', 400, 'At least one weight must be above 0');
+  if (SIGNAL_NAMES.every((k) => mergedWeights[k] === 0)) throw new AppError('invalid_request', 400, 'At least one weight must be above 0');
 
   const merged: Record<string, unknown> = { ...search.criteria };
   for (const key of CHANGEABLE) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { trimmedAtLeast } from '../domain/text';
 import { criteriaFieldsSchema, criteriaSchema, SEARCH_MODES } from '../domain/criteria';
-import { DEFAULT_WEIGHTS } from '../ranking/scoring';
+import { SIGNALS, SIGNAL_NAMES, type SignalName } from '../ranking/signals';
 import { BRIEF_MAX_LENGTH, BRIEF_MIN_LENGTH, briefTooLong } from '../briefs/brief-limits';
 
 /** Request and response schemas of the searches, people, records and scoring routes. */
@@ -108,7 +108,10 @@ const fixedField = z
   // The document cannot say "equal to the current value"; it says what a client should do.
   .meta({ not: {} });
 
-export const WEIGHT_KEYS = Object.keys(DEFAULT_WEIGHTS) as (keyof typeof DEFAULT_WEIGHTS)[];
+/** One weight per ranking signal (ranking/signals.ts), described by the signal itself. */
+const signalWeights = Object.fromEntries(
+  SIGNALS.map((s) => [s.name, z.number().min(0).max(100).optional().describe(`${s.describes} Default ${s.defaultWeight}.`)]),
+) as Record<SignalName, z.ZodOptional<z.ZodNumber>>;
 
 export const scoringChangeBody = z
   .strictObject({
@@ -122,20 +125,16 @@ export const scoringChangeBody = z
         shortlist_threshold: nullableChange(criteriaFieldsSchema.shape.shortlist_threshold),
         titles: fixedField.optional(),
         family: fixedField.optional(),
+        places: fixedField.optional(),
         metro: fixedField.optional(),
         locations: fixedField.optional(),
       })
-      .describe('Partial criteria (null removes a field); titles, family, metro or locations changes are refused with needs_new_search')
+      .describe('Partial criteria (null removes a field); titles, family, places, metro or locations changes are refused with needs_new_search')
       .optional(),
     weights: z
-      .strictObject(
-        Object.fromEntries(WEIGHT_KEYS.map((k) => [k, z.number().min(0).max(100).optional()])) as Record<
-          keyof typeof DEFAULT_WEIGHTS,
-          z.ZodOptional<z.ZodNumber>
-        >,
-      )
-      .describe('Weights 0–100; at least one must stay above 0')
-      .meta({ not: { required: WEIGHT_KEYS, properties: Object.fromEntries(WEIGHT_KEYS.map((k) => [k, { const: 0 }])) } })
+      .strictObject(signalWeights)
+      .describe('Weights 0–100, one per ranking signal; at least one must stay above 0')
+      .meta({ not: { required: [...SIGNAL_NAMES], properties: Object.fromEntries(SIGNAL_NAMES.map((k) => [k, { const: 0 }])) } })
       .optional(),
   })
   .refine((b) => b.criteria !== undefined || b.weights !== undefined, { message: 'send criteria, weights or both' })
@@ -157,10 +156,22 @@ const SEARCH_STATUSES = ['queued', 'running', 'complete', 'failed'] as const;
 const STOP_REASONS = ['target_reached', 'pool_exhausted', 'read_budget_reached', 'error', 'cancelled'] as const;
 const OUTCOMES = ['Shortlist ready', 'Poor yield', 'No results'] as const;
 
+export const resolvedPlace = z
+  .strictObject({
+    id: z.string().describe('geonames:<id>, admin1:<CC>.<code> or point:<lat>,<lon>'),
+    name: z.string().describe('e.g. "Leeds, England, United Kingdom"'),
+    kind: z.enum(['city', 'region', 'country']),
+    lat: z.number(),
+    lon: z.number(),
+    radius_km: z.number().nullable().describe('Anywhere within this distance; null for a region or country (anywhere in it)'),
+  })
+  .meta({ id: 'ResolvedPlace' });
+
 export const resolvedCriteria = z
   .strictObject({
     family: z.string().optional(),
     titles: z.array(z.string()).optional(),
+    places: z.array(resolvedPlace).optional().describe('Every place the search wants, metro and locations included'),
     metro: z.string().optional(),
     locations: z.array(z.string()).optional(),
     industries: z.array(z.string()).optional(),

@@ -6,8 +6,8 @@ import { scoreProfile } from '../../src/ranking/scoring';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
 import { startTestStack, type TestStack } from '../support/stack';
 import { createProject, launch, waitForSearch } from '../support/searches';
-import { bestOutsideWantedMetros, peopleRepository, rankedStatement } from '../../src/db/people.repository';
-import { rankedQuery } from '../../src/providers/database-profile-source';
+import { peopleRepository, rankedStatement } from '../../src/db/people.repository';
+import { bestOutsideTier, rankedQuery } from '../../src/ranking/retrieval';
 
 /**
  * Candidate retrieval best first (issue: "a pass reads the freshest people rather than the
@@ -92,7 +92,7 @@ describe('a database pass reads the best people first', () => {
   });
 });
 
-describe('ranking the wanted family in the wanted metros first', () => {
+describe('ranking the wanted family where some location credit is first', () => {
   // The shortcut must give exactly what the statement over the whole corpus gives, ties included.
   const cases: [string, Record<string, unknown>][] = [
     ['family, metro and skills', { family: 'software_engineering', metro: 'chicago', skills: ['TypeScript', 'Kubernetes'] }],
@@ -101,6 +101,8 @@ describe('ranking the wanted family in the wanted metros first', () => {
     ['an industry and a level', { family: 'sales', metro: 'london', industries: ['Software'], seniority: ['mid', 'senior'] }],
     ['a metro and a country', { family: 'marketing', metro: 'berlin', locations: ['United Kingdom'] }],
     ['two metros, an excluded company', { family: 'data_science', metro: 'seattle', locations: ['boston'], exclude_companies: ['Acme'] }],
+    ['a city with a radius and a region', { family: 'software_engineering', places: [{ name: 'Leeds', radius_km: 60 }, 'Bavaria'], seniority: ['senior'] }],
+    ['a point', { family: 'design', places: [{ lat: 52.52, lon: 13.405, radius_km: 30 }] }],
     ['no metro', { family: 'finance', skills: ['Excel'] }],
     // Years need not be whole (the scorer takes them as they are); an integer cast failed every page.
     ['fractional years', { family: 'software_engineering', metro: 'seattle', years_experience: { min: 2.5, max: 7.25 } }],
@@ -116,7 +118,7 @@ describe('ranking the wanted family in the wanted metros first', () => {
       [10, 10],
       [0, 400],
     ]) {
-      const whole = await rankedStatement(stack.db, q, { offset, limit, wantedFamilyAndMetros: false });
+      const whole = await rankedStatement(stack.db, q, { offset, limit, firstTier: false });
       const got = await people.ranked(q, offset, limit);
       expect(got.map((r) => [r.person_id, r.estimate])).toEqual(whole.map((r) => [r.person_id, r.estimate]));
     }
@@ -126,9 +128,9 @@ describe('ranking the wanted family in the wanted metros first', () => {
     const taken: string[] = [];
     for (const [name, base] of cases) {
       const q = rankedQuery(resolved({ ...base, target: 5, read_budget: 50, shortlist_threshold: 0 }));
-      const outside = bestOutsideWantedMetros(q);
+      const outside = bestOutsideTier(q);
       if (outside === null) continue;
-      const tier = await rankedStatement(stack.db, q, { offset: 0, limit: 3, wantedFamilyAndMetros: true });
+      const tier = await rankedStatement(stack.db, q, { offset: 0, limit: 3, firstTier: true });
       if (tier.length === 3 && tier[2].estimate > outside) taken.push(name);
     }
     // On the 6,000-person test corpus the top three of a metro usually beat anyone elsewhere…

@@ -4,8 +4,8 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { loadCorpus } from '../../src/corpus/loader';
 import { createDb } from '../../src/db/knex';
 
-/** People in the test database: enough for multi-page searches, quick to load. */
-export const TEST_CORPUS = { size: 6000, seed: 7 };
+/** People in the test database: enough for multi-page searches, quick to load (half of them of the role families). */
+export const TEST_CORPUS = { size: 12_000, seed: 7 };
 
 /** Builds the workflow bundle once per run and loads the test corpus once. */
 export default async function globalSetup(): Promise<void> {

@@ -1,0 +1,85 @@
+/**
+ * The retrieval order (DESIGN.md §4): the criteria as the SQL estimate of the score reads them
+ * (RankedQuery), which signals count, and the bound that lets a ranking stop after its first tier.
+ * The estimate itself is the signals' SQL terms (signals.ts), composed by peopleRepository.ranked.
+ */
+import { findFamily } from '../reference/taxonomy';
+import { FAMILY_UMBRELLA_TITLES } from '../reference/role-vocabulary';
+import type { ResolvedCriteria } from '../domain/criteria';
+import { SENIORITIES } from '../domain/profile';
+import { placeQuery, placesOf } from './location';
+import { effectiveWeights } from './scoring';
+import { requestedSkills, SIGNALS, type RankedQuery, type ScoringWeights } from './signals';
+import { canonicalRoles, departmentWords } from './title-match';
+
+/**
+ * The wanted titles as the corpus writes them: each title, and the base title an alias stands for
+ * ("iOS Developer" → also "Mobile Engineer"), so the index finds the same role under either name.
+ */
+function titlesToFind(criteria: ResolvedCriteria): string[] {
+  const out = new Set<string>();
+  for (const t of criteria.titles ?? []) {
+    const phrases = canonicalRoles(t)?.phrases.filter((p) => !criteria.family || p.family === criteria.family) ?? [];
+    const base = phrases.find((p) => p.title)?.title;
+    // A manager-and-up title is found by its department words ("Head of Engineering" is any
+    // "… Engineering" title; the seniority ranks the levels), as the scorer compares them.
+    const department = phrases.length && !base && phrases[0].source === 'level-title' ? departmentWords(t) : undefined;
+    if (department !== undefined) {
+      if (department !== '') out.add(department);
+      continue;
+    }
+    out.add(t);
+    if (base) out.add(base);
+    // A title that names the whole family finds every title of it (the scorer ranks them).
+    const family = phrases.find((p) => p.title)?.family;
+    if (base && family && FAMILY_UMBRELLA_TITLES.get(family)?.has(base)) for (const other of findFamily(family)?.titles ?? []) out.add(other);
+  }
+  return [...out];
+}
+
+/** The criteria as the ranking query's estimate of the scorer reads them, under the search's weights. */
+export function rankedQuery(criteria: ResolvedCriteria, weights?: Partial<ScoringWeights> | null): RankedQuery {
+  const family = criteria.family ? findFamily(criteria.family) : undefined;
+  const seniorities = criteria.seniority ?? [];
+  const near = SENIORITIES.filter((s, i) => !seniorities.includes(s) && seniorities.some((w) => Math.abs(SENIORITIES.indexOf(w) - i) === 1));
+  const years = criteria.years_experience ?? {};
+  const w = effectiveWeights(weights);
+  return {
+    // A signal the search does not use weighs nothing, as in the scorer.
+    weights: Object.fromEntries(SIGNALS.map((s) => [s.name, s.applies(criteria) ? w[s.name] : 0])) as ScoringWeights,
+    family: family?.id ?? null,
+    adjacentFamilies: family?.adjacent ?? [],
+    titles: titlesToFind(criteria),
+    seniorities,
+    nearSeniorities: near,
+    places: placeQuery(placesOf(criteria)),
+    skills: requestedSkills(criteria),
+    years: { min: years.min ?? null, max: years.max ?? null },
+    industries: criteria.industries ?? [],
+    excludedCompanies: (criteria.exclude_companies ?? []).map((c) => c.toLowerCase()),
+  };
+}
+
+/**
+ * The ranking's first tier: the wanted family where some location credit is (near a wanted city,
+ * in a wanted region or country). Null when the query has no such tier (no family, no place or
+ * no location weight): then the whole corpus is ranked.
+ */
+export const hasTier = (q: RankedQuery) =>
+  !!q.family && q.weights.location > 0 && (q.places.cells.length > 0 || q.places.countries.length > 0 || q.places.regions.length > 0);
+
+/**
+ * The highest estimate of anyone outside the first tier, or null without a tier. Outside it one is
+ * either of another family (at best adjacent: half the family part) with every other part full, or
+ * of the wanted family with no location credit.
+ */
+export function bestOutsideTier(q: RankedQuery): number | null {
+  if (!hasTier(q)) return null;
+  const parts = (q.titles.length ? 1 : 0) + 1 + (q.seniorities.length ? 1 : 0);
+  const others = Object.entries(q.weights)
+    .filter(([name]) => name !== 'title' && name !== 'location')
+    .reduce((sum, [, weight]) => sum + weight, 0);
+  const best = (family: number, place: number) =>
+    (q.weights.title * ((q.titles.length ? 1 : 0) + family + (q.seniorities.length ? 1 : 0))) / parts + q.weights.location * place + others;
+  return Math.max(best(q.adjacentFamilies.length ? 0.5 : 0, 1), best(1, 0));
+}

@@ -1,0 +1,126 @@
+/**
+ * Occupations (DESIGN.md §4a): every O*NET-SOC 2019 occupation of the O*NET 29.3 database with its
+ * role family (at most one, by the reviewed table), job zone, US employment (BLS OEWS May 2024),
+ * skills and technology, and the full O*NET vocabulary of titles (alternate and reported titles).
+ * Files under src/reference/data/occupations/, built by tools/reference/build-occupations.ts
+ * (CC BY 4.0; docs/reference/occupations.md). Loaded on first use.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface Occupation {
+  /** O*NET-SOC code, e.g. "29-1051.00". */
+  code: string;
+  title: string;
+  description: string;
+  /** The role family it sits in, or null (most occupations). */
+  family: string | null;
+  /** O*NET job zone 1–5 (preparation needed), when rated. */
+  job_zone: number | null;
+  /** US employment (OEWS), split among O*NET codes sharing a SOC code. */
+  employment: number | null;
+  /** O*NET Skills, most important first. */
+  skills: string[];
+  /** O*NET Technology Skills examples (hot technologies first). */
+  technology: string[];
+}
+
+export interface OccupationTitle {
+  title: string;
+  code: string;
+  source: 'reported' | 'alternate' | 'short';
+}
+
+/** O*NET-SOC code form. */
+export const ONET_CODE = /^\d{2}-\d{4}\.\d{2}$/;
+
+/** The SOC "detailed occupation" a code belongs to ("29-1141.01" → "29-1141"): O*NET's specialities share it. */
+export const socOf = (code: string) => code.slice(0, 7);
+
+const DATA_DIR = path.join(__dirname, 'data', 'occupations');
+
+const words = (text: string) =>
+  text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .split(/[^a-z0-9+#]+/)
+    .filter(Boolean);
+
+export interface OccupationIndex {
+  all: readonly Occupation[];
+  byCode(code: string): Occupation | undefined;
+  titles(): readonly OccupationTitle[];
+  /** Occupations whose title or one of whose titles holds every word of the text, best first (own title, then employment). */
+  search(text: string, limit: number): Occupation[];
+}
+
+function build(): OccupationIndex {
+  const data = JSON.parse(fs.readFileSync(path.join(DATA_DIR, 'occupations.json'), 'utf8')) as { occupations: Occupation[] };
+  const all = data.occupations.map((o) => ({
+    code: o.code,
+    title: o.title,
+    description: o.description,
+    family: o.family ?? null,
+    job_zone: o.job_zone ?? null,
+    employment: o.employment ?? null,
+    skills: o.skills ?? [],
+    technology: o.technology ?? [],
+  }));
+  const byCode = new Map(all.map((o) => [o.code, o]));
+  let titles: OccupationTitle[] | undefined;
+  const loadTitles = () => {
+    if (!titles) {
+      const [, ...lines] = fs.readFileSync(path.join(DATA_DIR, 'titles.tsv'), 'utf8').split('\n');
+      titles = lines
+        .filter((l) => l.trim() !== '')
+        .map((l) => {
+          const [title, code, source] = l.split('\t');
+          return { title, code, source: source as OccupationTitle['source'] };
+        });
+    }
+    return titles;
+  };
+  // Per occupation, the words of its own title and of all its titles (for search).
+  let searchable: { o: Occupation; own: Set<string>; any: Set<string> }[] | undefined;
+  const searchIndex = () => {
+    if (!searchable) {
+      const titleWords = new Map<string, Set<string>>();
+      for (const t of loadTitles()) {
+        const set = titleWords.get(t.code) ?? new Set<string>();
+        for (const w of words(t.title)) set.add(w);
+        titleWords.set(t.code, set);
+      }
+      searchable = all.map((o) => {
+        const own = new Set(words(o.title));
+        return { o, own, any: new Set([...own, ...(titleWords.get(o.code) ?? [])]) };
+      });
+    }
+    return searchable;
+  };
+  return {
+    all,
+    byCode: (code) => byCode.get(code),
+    titles: loadTitles,
+    search(text, limit) {
+      const wanted = words(text);
+      if (wanted.length === 0) return [...all].sort((a, b) => (b.employment ?? 0) - (a.employment ?? 0)).slice(0, limit);
+      // The last word may be unfinished (an autocomplete): it matches as a prefix.
+      const has = (set: Set<string>) =>
+        wanted.every(
+          (w, i) => set.has(w) || (i === wanted.length - 1 && [...set].some((x) => x.startsWith(w))) || (w.endsWith('s') && set.has(w.slice(0, -1))),
+        );
+      return searchIndex()
+        .filter((x) => has(x.any) || x.o.code.startsWith(text.trim()))
+        .sort((a, b) => Number(has(b.own)) - Number(has(a.own)) || (b.o.employment ?? 0) - (a.o.employment ?? 0) || a.o.code.localeCompare(b.o.code))
+        .slice(0, limit)
+        .map((x) => x.o);
+    },
+  };
+}
+
+let loaded: OccupationIndex | undefined;
+export function occupations(): OccupationIndex {
+  loaded ??= build();
+  return loaded;
+}
