@@ -1,65 +1,148 @@
 /**
- * Where a brief wants people: a metro (by id, name, city or alias), alternatives joined by "or",
- * or only a country. Part of the brief reader (jd-extractor.ts).
+ * Where a brief wants people, read on the gazetteer (DESIGN.md §4a): cities, regions and
+ * countries anywhere, "City, ST" / "City, Country" / "City (Country)", several places ("Leeds or
+ * Manchester", "Bristol / remote UK"), radius phrases ("within 30 miles of", "up to 50 km from",
+ * "commutable to"). The old metros keep their curated names and aliases ("Bay Area", "Lehi") and
+ * are read as metros, as before. Part of the brief reader (reader.ts).
  *
  * Mentions are weighed by their words: "based in", "Location:", the opening line make a place the
- * role's; "headquartered in", "offices in", "customers in" make it the company's.
+ * role's; "headquartered in", "offices in", "customers in" make it the company's; "not Victoria BC"
+ * rules a place out. A name that is also a word or a given name ("Reading", "Mobile", "Florence")
+ * counts only with evidence: a cue ("in Reading,"), a qualifier ("Mobile, AL") or a line of its own.
  */
-import countryAliasData from '../reference/data/country-aliases.json';
-import { COUNTRIES, METROS } from '../reference/taxonomy';
+import { distanceKm, gazetteer, placeKey, type GazetteerPlace } from '../reference/gazetteer';
+import { choosePlace, PLACE_RADIUS, type PlaceInput } from '../reference/place-resolution';
+import { METROS } from '../reference/taxonomy';
 import { editDistance } from '../domain/edit-distance';
 import { SpanClaims } from './span-claims';
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** "Commutable to X", "within commuting distance of X": about an hour's drive. */
+export const COMMUTE_RADIUS_KM = 50;
+const KM_PER_MILE = 1.609344;
+/** A place name of more words than this is not looked up (longest: "Frankfurt am Main", "Saint-Jean-sur-Richelieu"). */
+const MAX_NAME_WORDS = 6;
+/** Mentions read per brief: a list of hundreds of towns is no brief, and choosing among them is quadratic. */
+const MAX_MENTIONS = 100;
+/** Written in lower case, a place counts only when this populous (a typed "london", "toronto"). */
+const LOWER_CASE_MIN_POPULATION = 1_000_000;
+/** … or with a cue or a line of its own ("nurse in leeds"). */
+const LOWER_CASE_WITH_CUE_MIN_POPULATION = 50_000;
+/** Misspellings are corrected towards the old metros' names and cities this populous. */
+const CORRECTABLE_MIN_POPULATION = 1_000_000;
 
-/** Whole-word pattern for a name; inner spaces and hyphens match any run of them. */
-function namePattern(name: string, caseSensitive: boolean): RegExp {
-  const body = name
-    .trim()
-    .split(/[\s-]+/)
-    .map(escapeRe)
-    .join('[\\s-]+');
-  return new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, caseSensitive ? 'gu' : 'giu');
+// ---- tokens ----
+
+interface Token {
+  text: string;
+  key: string;
+  start: number;
+  end: number;
 }
 
-type NameKind = 'id' | 'label' | 'city' | 'alias';
-interface PlaceName {
-  name: string;
+function tokenize(text: string): Token[] {
+  const out: Token[] = [];
+  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) out.push({ text: m[0], key: placeKey(m[0]), start: m.index, end: m.index + m[0].length });
+  return out.filter((t) => t.key !== '');
+}
+
+/** Countries whose regions recruiters name by code on their own ("BC-based", "in NSW"). */
+const ABBREVIATED_REGIONS = new Set(['US', 'CA', 'AU']);
+
+/** Tokens of one name are apart only by spaces, hyphens, apostrophes or a period ("St. Louis", "D.C."). */
+const joinsName = (gap: string) => /^[ \t.'’-]{1,3}$/.test(gap);
+
+// ---- the old metros' names ----
+
+interface MetroName {
   metroId: string;
-  kind: NameKind;
-  re: RegExp;
+  /** One of the metro's curated aliases ("Cambridge" for Boston), not its label or city. */
+  alias: boolean;
+  confidence: number;
+  /** Short or all-capital aliases ("SF", "LA", "GTA") only as written. */
+  exact: string | undefined;
   /** Written in lower case too ("berlin", "the bay area"), or only capitalised. */
   anyCase: boolean;
 }
 
-const CONFIDENCE: Record<NameKind, number> = { id: 0.95, label: 0.95, city: 0.9, alias: 0.9 };
-
-let names: PlaceName[] | undefined;
-function placeNames(): PlaceName[] {
-  if (names) return names;
-  const out: PlaceName[] = [];
-  const add = (name: string, metroId: string, kind: NameKind) => {
-    // Short or all-capital aliases ("SF", "LA", "GTA") only as written.
-    const caseSensitive = kind === 'alias' && (name.length <= 4 || name === name.toUpperCase());
+let metroNameTable: Map<string, MetroName> | undefined;
+function metroNames(): Map<string, MetroName> {
+  if (metroNameTable) return metroNameTable;
+  const table = new Map<string, MetroName>();
+  const add = (name: string, metroId: string, alias: boolean, confidence: number) => {
+    const key = placeKey(name);
+    if (key === '' || table.has(key)) return;
+    const exact = alias && (name.length <= 4 || name === name.toUpperCase()) ? name : undefined;
     // Short one-word aliases are often ordinary words or surnames ("Mesa", "Irving"): capitalised only.
-    const anyCase = kind !== 'alias' || /\s/.test(name.trim()) || name.length >= 5;
-    out.push({ name, metroId, kind, re: namePattern(name, caseSensitive), anyCase });
+    const anyCase = !alias || /\s/.test(name.trim()) || name.length >= 5;
+    table.set(key, { metroId, alias, confidence, exact, anyCase });
   };
+  // Labels and cities before aliases, so a city's own name wins over another metro's alias.
   for (const m of METROS) {
-    add(m.label, m.id, 'label');
-    if (m.city && m.city !== m.label) add(m.city, m.id, 'city');
-    for (const a of m.aliases) add(a, m.id, 'alias');
-    if (m.id.includes('-')) add(m.id, m.id, 'id');
+    add(m.label, m.id, false, 0.95);
+    if (m.id.includes('-')) add(m.id, m.id, false, 0.95);
   }
-  names = out.sort((a, b) => b.name.length - a.name.length || a.name.localeCompare(b.name));
-  return names;
+  for (const m of METROS) add(m.city, m.id, false, 0.9);
+  for (const m of METROS) for (const a of m.aliases) add(a, m.id, true, 0.9);
+  metroNameTable = table;
+  return table;
 }
+
+// ---- misspelt names ----
+
+let correctable: Map<string, string[]> | undefined;
+/** One-word names of 7+ letters worth correcting towards, by first letter: metro names and big cities. */
+function correctableNames(): Map<string, string[]> {
+  if (correctable) return correctable;
+  const keys = new Set<string>();
+  for (const key of metroNames().keys()) if (/^[a-z]{7,}$/.test(key)) keys.add(key);
+  const g = gazetteer();
+  for (const c of g.cities()) {
+    const key = placeKey(c.name);
+    if (c.population >= CORRECTABLE_MIN_POPULATION && /^[a-z]{7,}$/.test(key) && !g.isAmbiguousName(key)) keys.add(key);
+  }
+  correctable = new Map();
+  for (const key of keys) {
+    const at = correctable.get(key[0]);
+    if (at) at.push(key);
+    else correctable.set(key[0], [key]);
+  }
+  return correctable;
+}
+
+/** The one known name a misspelt word is close to ("melborne" → "melbourne"): one edit, two from 9 letters. */
+function correction(key: string, memo: Map<string, string | undefined>): string | undefined {
+  if (!/^[a-z]{7,}$/.test(key)) return undefined;
+  if (memo.has(key)) return memo.get(key);
+  const max = key.length >= 9 ? 2 : 1;
+  const near = (correctableNames().get(key[0]) ?? []).filter((n) => n !== key && editDistance(key, n, max) <= max);
+  memo.set(key, near.length === 1 ? near[0] : undefined);
+  return memo.get(key);
+}
+
+// ---- cues ----
 
 /** Words just before a place that make it where the role is ("based in", "Location:", "in"). */
 const ROLE_PLACE_CUES =
-  /(?:\bbased in|\blocated in|\blocation|\bin|\bnear|\baround|\bhybrid|\bon-?site|\bonsite|\boffice|\brelocat\w* to|\bremote|\bwithin commuting distance of|\bcommutable to|\bfrom|\bout of|\bcandidates in|\bpeople in|@)\W{0,3}(?:the\s+)?(?:\w+\s+)?$/i;
+  /(?:\bbased in|\blocated in|\blocation|\bin|\bnear|\baround|\bhybrid|\bon-?site|\bonsite|\boffice|\brelocat\w* to|\bremote|\bwithin commuting distance of|\bcommutable to|\bfrom|\bout of|\bcandidates in|\bpeople in|\bwithin|@)\W{0,3}(?:the\s+)?(?:\w+\s+)?$/i;
+/** A cue right before the name ("in Reading", "Location: Mobile"). */
+const CLOSE_CUE =
+  /(?:\b(?:in|near|around|based|located|outside|(?:relocat\w*|mov\w*|commutable|commute) to|(?:miles?|km|kilomet\w+|mi) (?:of|from)|(?:outskirts|city|area) of)|location\s*:|@)[ \t]*(?:the[ \t]+|our[ \t]+|downtown[ \t]+|central[ \t]+|greater[ \t]+)?$/i;
+/** Words right after a place that make it one ("Reading office", "Mobile-based", "Omaha plant"). */
+const AFTER_CUE = /^[ \t-]*(?:based|office|offices|area|metro|region|hq|campus|site|plant|facility|hub|cbd|city cent(?:re|er)|downtown)\b/i;
+/** A name followed by this ends there ("in Mobile, AL", "in Reading or Oxford"), not inside a phrase ("in Mobile apps"). */
+const ENDS_PHRASE = /^(?:\s*$|\s*[,.;:!?)\]/|&\n]|\s+(?:or|and)\b|\s+[-–—]\s)/i;
 /** Words before a place that make it the company's, not the role's ("headquartered in", "offices in"). */
 const COMPANY_PLACE_CUES = /\b(?:headquarter\w*|hq|offices|founded|customers|clients|presence|across|as well as|including|studios?|sites|from our)\b/gi;
+/** A person's name, not a place: "reports to Florence", "contact Jackson", "Dr. Lincoln". */
+const PERSON_CUE = /\b(?:report(?:s|ing)?\s+(?:in)?to|contact|ask\s+for|speak\s+(?:to|with)|e-?mail|attn:?|mr\.?|ms\.?|mrs\.?|dr\.?)\s*$/i;
+/** "not Victoria BC", "NOT Portland OR", "(not Richmond BC!)": a place ruled out. */
+const RULED_OUT = /\b(?:not|excluding|except|rather than)\s+(?:in\s+)?(?:the\s+)?$/i;
+/** Between places of one list: "Leeds or Manchester", "NYC/Boston", "Bristol / remote UK", "Eugene or Bend, or fully remote within Oregon". */
+const LIST_GAP = /^[ \t]*(?:[,/&+|][ \t]*|\((?=[ \t]*(?:or|and|remote)\b)[ \t]*)?(?:(?:or|and)[ \t]+)?(?:(?:fully[ \t]+)?remote[ \t,(–-]*(?:anywhere[ \t]+)?(?:in|within|across)?[ \t]*)?(?:the[ \t]+)?$/i;
+/** Segment ends for "a line of its own": "Göteborg — manufacturing engineer", ", Wroclaw,". */
+const SEGMENT_BREAK = /[\n,;|•()[\]:]|[ \t][-–—][ \t]|[–—]/g;
+/** What may stand beside a place in its own segment: "Location: Leeds", "Leeds office", "hybrid". */
+const SEGMENT_FILLER = /^(?:\s|\b(?:location|locations|based|in|near|hybrid|remote|on-?site|onsite|office|offices|area|only|preferred|the|our|city|county|metro|region|or|and|anywhere|uk|us)\b|[/&+-])*$/i;
 
 /** Whether the nearest cue before a place, in its sentence, says the place is the company's. */
 function companyPlace(before: string): boolean {
@@ -71,161 +154,412 @@ function companyPlace(before: string): boolean {
   return !/\b(?:based|located|role|position|job|relocat\w*)\b/i.test(clause.slice(company));
 }
 
-interface PlaceMention {
+// ---- mentions ----
+
+interface Mention {
   start: number;
   end: number;
-  metroId: string;
-  kind: NameKind;
+  /** The name as written (qualifiers excluded). */
+  written: string;
+  /** An old metro, when the name is one of its names and no qualifier says otherwise. */
+  metro?: MetroName;
+  place: GazetteerPlace;
+  /** Other places of the name, for a later choice by the brief's countries. */
+  candidates: readonly GazetteerPlace[];
+  qualified: boolean;
+  evidence: 'solid' | 'weak' | 'none';
   weight: number;
 }
 
-function metroMentions(text: string): PlaceMention[] {
-  const claimed = new SpanClaims(text.length);
-  const firstLineEnd = (() => {
-    const i = text.search(/\n/);
-    return i < 0 ? text.length : i;
-  })();
-  const out: PlaceMention[] = [];
-  for (const n of placeNames()) {
-    n.re.lastIndex = 0;
-    for (const m of text.matchAll(n.re)) {
-      const start = m.index;
-      const end = start + m[0].length;
-      if (claimed.overlaps(start, end)) continue;
-      if (!n.anyCase && n.kind !== 'id' && !/^[\p{Lu}\p{N}]/u.test(m[0])) continue;
-      // "Seattle, Washington" is the state; "Washington, D.C." and "Washington DC" are the city.
-      if (
-        n.kind === 'city' &&
-        /^washington$/i.test(m[0]) &&
-        (/,\s*$/.test(text.slice(Math.max(0, start - 3), start)) || /^\s+state\b/i.test(text.slice(end, end + 8)))
-      )
-        continue;
-      claimed.claim(start, end);
-      const before = text.slice(Math.max(0, start - 50), start);
-      let weight = 1;
-      if (start < firstLineEnd) weight *= 1.3;
-      if (ROLE_PLACE_CUES.test(before)) weight *= 1.5;
-      if (companyPlace(before)) weight *= 0.4;
-      out.push({ start, end, metroId: n.metroId, kind: n.kind, weight });
-    }
+interface Found {
+  start: number;
+  end: number;
+  key: string;
+  metro?: MetroName;
+  candidates: readonly GazetteerPlace[];
+}
+
+/** The longest known name starting at token `i` and written as a place is written, or undefined. */
+function nameAt(text: string, tokens: Token[], i: number, corrections: Map<string, string | undefined>): Found | undefined {
+  const g = gazetteer();
+  const metros = metroNames();
+  let last = i;
+  while (last + 1 < tokens.length && last + 1 - i < MAX_NAME_WORDS && joinsName(text.slice(tokens[last].end, tokens[last + 1].start))) last++;
+  for (let j = last; j >= i; j--) {
+    const start = tokens[i].start;
+    const end = tokens[j].end;
+    const key = tokens
+      .slice(i, j + 1)
+      .map((t) => t.key)
+      .join(' ');
+    const written = text.slice(start, end);
+    let metro = metros.get(key);
+    if (metro && ((metro.exact && metro.exact.replace(/\s+/g, ' ') !== written.replace(/\s+/g, ' ')) || (!metro.anyCase && !/^[\p{Lu}\p{N}]/u.test(written)))) metro = undefined;
+    const candidates = writtenAsPlace(written, key, g.namedKey(key));
+    if (metro || candidates.length) return { start, end, key, metro, candidates };
   }
-  return out.sort((a, b) => a.start - b.start);
-}
-
-const COUNTRY_ALIASES: Record<string, string> = countryAliasData;
-
-let countryNames: { re: RegExp; country: string }[] | undefined;
-function countryPatterns(): { re: RegExp; country: string }[] {
-  if (!countryNames) {
-    const entries = [...COUNTRIES.map((c) => [c, c] as const), ...Object.entries(COUNTRY_ALIASES)];
-    countryNames = entries
-      .sort((a, b) => b[0].length - a[0].length)
-      .map(([name, country]) => ({ re: namePattern(name, name.length <= 4 || name === name.toUpperCase()), country }));
-  }
-  return countryNames;
-}
-
-function countryMention(text: string): string | undefined {
-  let first: { index: number; country: string } | undefined;
-  const claimed = new SpanClaims(text.length);
-  for (const c of countryPatterns()) {
-    c.re.lastIndex = 0;
-    for (const m of text.matchAll(c.re)) {
-      const end = m.index + m[0].length;
-      if (claimed.overlaps(m.index, end)) continue;
-      claimed.claim(m.index, end);
-      if (companyPlace(text.slice(Math.max(0, m.index - 50), m.index))) continue;
-      if (!first || m.index < first.index) first = { index: m.index, country: c.country };
-    }
-  }
-  return first?.country;
-}
-
-// ---- misspelt place names ----
-
-let placeWords: Map<string, string> | undefined;
-/** One-word place names of 7+ letters, lower case → as written ("charlotte" → "Charlotte"). */
-function longPlaceWords(): Map<string, string> {
-  if (!placeWords) {
-    placeWords = new Map();
-    for (const n of placeNames()) if (/^\p{L}{7,}$/u.test(n.name)) placeWords.set(n.name.toLowerCase(), n.name);
-  }
-  return placeWords;
-}
-
-/**
- * The text with misspelt long place names corrected ("Charlote" → "Charlotte", "hyderbad" →
- * "Hyderabad"): a word of 7+ letters one edit from one (two from 9 letters) and no other.
- */
-function correctPlaceWords(text: string): string {
-  const names = longPlaceWords();
-  return text.replace(/\p{L}{7,}/gu, (word) => {
-    const lower = word.toLowerCase();
-    if (names.has(lower)) return word;
-    const max = lower.length >= 9 ? 2 : 1;
-    const near = [...names.keys()].filter((n) => n[0] === lower[0] && editDistance(lower, n, max) <= max);
-    return near.length === 1 ? names.get(near[0])! : word;
-  });
-}
-
-/** "remote (Canada)", "Remote – US", "remote anywhere in Nigeria", "UK-remote": the whole country. */
-function remoteCountry(text: string): string | undefined {
-  for (const c of countryPatterns()) {
-    c.re.lastIndex = 0;
-    for (const m of text.matchAll(c.re)) {
-      const before = text.slice(Math.max(0, m.index - 25), m.index);
-      const after = text.slice(m.index + m[0].length, m.index + m[0].length + 12);
-      if (/\bremote\b[^.\n;]{0,20}$/i.test(before) || /^[\s-]*(?:remote|wide)\b/i.test(after)) return c.country;
-    }
+  // A state or province code with a cue: "BC-based", "in NSW" (checked in `evidence`).
+  const regions = /^[A-Z]{2,3}$/.test(tokens[i].text) ? (g.regionAbbreviations().get(tokens[i].text) ?? []).filter((r) => ABBREVIATED_REGIONS.has(r.country)) : [];
+  if (regions.length) return { start: tokens[i].start, end: tokens[i].end, key: tokens[i].key, candidates: [...regions].sort((a, b) => b.population - a.population) };
+  // A misspelt big city or metro name ("Melborne", "Pittsburg" when no other reading fits).
+  const fixed = correction(tokens[i].key, corrections);
+  const fixedMetro = fixed ? metros.get(fixed) : undefined;
+  // Capitalised, or a metro's name typed in lower case ("hyderbad").
+  if (fixed && (/^\p{Lu}/u.test(tokens[i].text) || fixedMetro?.anyCase)) {
+    return { start: tokens[i].start, end: tokens[i].end, key: fixed, metro: fixedMetro?.anyCase ? fixedMetro : undefined, candidates: g.namedKey(fixed) };
   }
   return undefined;
 }
 
-export interface PlaceReading {
-  metro?: { id: string; confidence: number };
-  /** Other metros offered as alternatives ("London or Berlin"), or the country when no metro is named. */
-  locations?: { values: string[]; confidence: number };
+/** The places of a name, kept only when the text writes it as such a place is written. */
+function writtenAsPlace(written: string, key: string, places: readonly GazetteerPlace[]): readonly GazetteerPlace[] {
+  if (places.length === 0) return places;
+  const g = gazetteer();
+  const letters = written.replace(/[^\p{L}]/gu, '');
+  // All capitals of up to four letters is a code: only the short forms and country codes ("NYC", "UK", "UAE").
+  if (letters.length <= 4 && letters === letters.toUpperCase()) {
+    return g.shortFormRadius(written) !== undefined || g.isCountryAbbreviation(written) ? places : [];
+  }
+  if (/^\p{Lu}/u.test(written)) return key.replace(/ /g, '').length <= 2 ? [] : places;
+  // Lower case: big places only, never a code ("a sf office"); checked again with cues in `evidence`.
+  return key.replace(/ /g, '').length >= 4 && !g.isAmbiguousName(key) && places[0].population >= LOWER_CASE_WITH_CUE_MIN_POPULATION ? places : [];
 }
 
-export function readPlace(written: string): PlaceReading {
-  const text = correctPlaceWords(written);
-  const remote = remoteCountry(text);
-  const mentions = metroMentions(text);
-  // A remote role open to a whole country is the country, unless a metro is named as its base.
-  if (
-    remote &&
-    !mentions.some((m) =>
-      /\b(?:based|located|relocat\w*)\b[^.\n]{0,20}$|^[\s-]*based\b/i.test(text.slice(Math.max(0, m.start - 30), m.start) + '|' + text.slice(m.end, m.end + 8)),
-    )
-  ) {
-    return { locations: { values: [remote], confidence: 0.75 } };
+/**
+ * Qualifiers right after a name that fit one of its places: ", OR", " (Scotland)", ", Alberta,
+ * Canada", " MA". Returns them and where they end.
+ */
+function qualifiersAfter(
+  text: string,
+  tokens: Token[],
+  next: number,
+  candidates: readonly GazetteerPlace[],
+  lowerCase: boolean,
+): { qualifiers: string[]; end: number; nextToken: number } {
+  const g = gazetteer();
+  const qualifiers: string[] = [];
+  let end = -1;
+  let i = next;
+  while (i < tokens.length && qualifiers.length < 2) {
+    const gap = text.slice(end < 0 ? tokens[next - 1].end : end, tokens[i].start);
+    const comma = /^[ \t]*(?:,|\()[ \t]*$/.test(gap);
+    if (!comma && !/^[ \t]+$/.test(gap)) break;
+    let matched: { qualifier: string; last: number } | undefined;
+    for (let j = Math.min(tokens.length - 1, i + 3); j >= i && !matched; j--) {
+      if (j > i && !joinsName(text.slice(tokens[j - 1].end, tokens[j].start))) continue;
+      const asWritten = text.slice(tokens[i].start, tokens[j].end);
+      // Sloppy lower case throughout ("tulsa ok") reads as written properly.
+      const written = lowerCase && /^[a-z]{2,3}$/.test(asWritten) ? asWritten.toUpperCase() : asWritten;
+      const abbreviation = /^[A-Z]{2,3}$/.test(written);
+      // Without a comma only a state code or a capitalised region or country: "Boston MA", "Portland Oregon".
+      if (!abbreviation && !/^\p{Lu}/u.test(written)) continue;
+      if (!comma && !abbreviation && !g.country(written) && !g.named(written).some((p) => p.kind === 'region')) continue;
+      const fits = candidates.some((p) => placeFits(p, written));
+      if (fits) matched = { qualifier: written, last: j };
+    }
+    if (!matched) break;
+    qualifiers.push(matched.qualifier);
+    end = tokens[matched.last].end;
+    if (text[end] === ')') end++;
+    i = matched.last + 1;
   }
-  if (mentions.length === 0) {
-    const country = countryMention(text);
-    return country ? { locations: { values: [country], confidence: /\bremote\b/i.test(text) ? 0.7 : 0.8 } } : {};
+  return { qualifiers, end, nextToken: i };
+}
+
+/** Whether a qualifier names a place's region or country (or the region itself, for a region). */
+function placeFits(p: GazetteerPlace, qualifier: string): boolean {
+  return choosePlace([p], [qualifier]) !== undefined;
+}
+
+/** Every place mention of the text, with its weight; claimed spans (roles, skills) are skipped. */
+function placeMentions(text: string, taken: SpanClaims | undefined): Mention[] {
+  const tokens = tokenize(text);
+  const firstLineEnd = (() => {
+    const i = text.search(/\n/);
+    return i < 0 ? text.length : i;
+  })();
+  const g = gazetteer();
+  const out: Mention[] = [];
+  const corrections = new Map<string, string | undefined>();
+  for (let i = 0; i < tokens.length; i++) {
+    if (taken?.overlaps(tokens[i].start, tokens[i].end)) continue;
+    const found = nameAt(text, tokens, i, corrections);
+    if (!found || taken?.overlaps(found.start, found.end)) continue;
+    // Part of a compound ("Allen-Bradley", "Mercedes-Benz") or a county ("Utah County"): no place.
+    if (/^-(?!based\b)\p{L}|^\s+(?:county|parish)\b/iu.test(text.slice(found.end, found.end + 10)) || /\p{L}-$/u.test(text.slice(Math.max(0, found.start - 2), found.start))) continue;
+    let next = i + 1;
+    while (next < tokens.length && tokens[next].start < found.end) next++;
+    const pool = found.metro ? [...found.candidates, g.metro(found.metro.metroId)!.place] : found.candidates;
+    const q = qualifiersAfter(text, tokens, next, pool, !/^[\p{Lu}\p{N}]/u.test(text.slice(found.start, found.end)));
+    const reading = resolveMention(found, q.qualifiers);
+    if (!reading) continue;
+    const { metro, place, candidates } = reading;
+    const end = q.qualifiers.length ? q.end : found.end;
+    i = (q.qualifiers.length ? q.nextToken : next) - 1;
+    const mention: Mention = {
+      start: found.start,
+      end,
+      written: text.slice(found.start, found.end),
+      metro,
+      place,
+      candidates,
+      qualified: q.qualifiers.length > 0,
+      evidence: 'none',
+      weight: 1,
+    };
+    mention.evidence = evidence(text, mention, found.key);
+    if (mention.evidence === 'none') continue;
+    const before = text.slice(Math.max(0, found.start - 50), found.start);
+    if (RULED_OUT.test(before.slice(-25)) || (!mention.qualified && PERSON_CUE.test(before.slice(-25)))) continue;
+    if (found.start < firstLineEnd) mention.weight *= 1.3;
+    // Written with its region or country, a place is meant: "Victoria, Australia".
+    if (mention.qualified) mention.weight *= 1.2;
+    if (ROLE_PLACE_CUES.test(before) || AFTER_CUE.test(text.slice(end, end + 20))) mention.weight *= 1.5;
+    if (companyPlace(before)) mention.weight *= 0.4;
+    // Followed by another capitalised word, a name may be an institution's ("Texas Medical Center", "Boston Scientific").
+    if (/^[ \t]+\p{Lu}\p{Ll}/u.test(text.slice(end, end + 4)) && !AFTER_CUE.test(text.slice(end, end + 20))) mention.weight *= 0.5;
+    // "Washington State" is the state, not the capital.
+    if (metro?.metroId === 'washington-dc' && /^\s+state\b/i.test(text.slice(end, end + 8))) {
+      mention.metro = undefined;
+      mention.place = choosePlace(g.named('Washington').filter((p) => p.kind === 'region')) ?? mention.place;
+    }
+    out.push(mention);
+    if (out.length === MAX_MENTIONS) break;
   }
-  const byMetro = new Map<string, { weight: number; first: PlaceMention }>();
-  for (const m of mentions) {
-    const entry = byMetro.get(m.metroId);
-    if (entry) entry.weight += m.weight;
-    else byMetro.set(m.metroId, { weight: m.weight, first: m });
-  }
-  const ranked = [...byMetro.values()].sort((a, b) => b.weight - a.weight || a.first.start - b.first.start);
-  const chosen = ranked[0].first;
-  // Alternatives written next to each other: "London or Berlin", "NYC/Boston", "Austin, Denver or remote".
-  const alternatives: string[] = [];
-  let last = chosen;
-  for (const m of mentions.filter((x) => x.start > chosen.start)) {
-    const gap = text.slice(last.end, m.start);
-    if (!/^\s*(?:,|\/|\bor\b|,\s*or\b|\band\b|&)\s*(?:the\s+)?$/i.test(gap)) break;
-    if (m.metroId !== chosen.metroId && !alternatives.includes(m.metroId)) alternatives.push(m.metroId);
-    last = m;
-  }
-  let confidence = CONFIDENCE[chosen.kind];
-  if (/\bremote\b/i.test(text)) confidence = Math.min(confidence, 0.75);
-  const others = ranked.filter((r) => r.first.metroId !== chosen.metroId && !alternatives.includes(r.first.metroId));
-  if (others.some((o) => o.weight * 1.5 > ranked[0].weight)) confidence -= 0.1;
-  const out: PlaceReading = { metro: { id: chosen.metroId, confidence: Math.round(confidence * 100) / 100 } };
-  if (alternatives.length) out.locations = { values: alternatives, confidence: out.metro!.confidence };
   return out;
+}
+
+/**
+ * The place a name stands for with its qualifiers. An old metro's name is the metro when the
+ * qualifiers fit it ("Portland, OR", not "Portland, Maine"), and a metro's alias only when its
+ * town lies in the metro ("Cambridge MA", "Reston" for Washington; not "Abu Dhabi" for Dubai).
+ */
+function resolveMention(found: Found, qualifiers: readonly string[]): { metro?: MetroName; place: GazetteerPlace; candidates: readonly GazetteerPlace[] } | undefined {
+  const g = gazetteer();
+  const candidates = qualifiers.length ? found.candidates.filter((c) => choosePlace([c], qualifiers)) : found.candidates;
+  const named = choosePlace(candidates, qualifiers);
+  if (found.metro) {
+    const metro = g.metro(found.metro.metroId)!;
+    const inMetro = (p: GazetteerPlace) => distanceKm(metro.place.lat, metro.place.lon, p.lat, p.lon) <= metro.radiusKm;
+    const keep = qualifiers.length
+      ? !!choosePlace([metro.place], qualifiers) || (named !== undefined && inMetro(named))
+      : !found.metro.alias ||
+        named === undefined ||
+        inMetro(named) ||
+        // "Santa Clara" the Bay Area city before the bigger one in Cuba: a curated alias wins a close call.
+        candidates.some((c) => c.kind === 'city' && inMetro(c) && c.population * 2 >= named.population);
+    if (keep) return { metro: found.metro, place: metro.place, candidates };
+  }
+  // An alternate name that is also a word ("Center" for a town in Ohio) is no place.
+  if (!named || (g.isAmbiguousName(found.key) && !candidates.some((c) => g.isOwnName(found.key, c)))) return undefined;
+  return { place: named, candidates };
+}
+
+/**
+ * How sure a mention is a place rather than a word, a name or a skill: `solid` on its own, `weak`
+ * only in a list with a solid place or standing alone ("Reading or Oxford office"), `none` dropped.
+ */
+function evidence(text: string, m: Mention, key: string): Mention['evidence'] {
+  const g = gazetteer();
+  if (m.qualified || m.metro || g.isCountryAbbreviation(m.written) || g.shortFormRadius(m.written) !== undefined) return 'solid';
+  const before = text.slice(Math.max(0, m.start - 40), m.start);
+  const after = text.slice(m.end, m.end + 30);
+  const closeCue = (CLOSE_CUE.test(before) && ENDS_PHRASE.test(after)) || AFTER_CUE.test(after);
+  const cued = closeCue || ownSegment(text, m.start, m.end);
+  if (m.place.kind === 'region' && /^[A-Z]{2,3}$/.test(m.written)) return cued ? 'solid' : 'none';
+  if (!/^[\p{Lu}\p{N}]/u.test(m.written)) return m.place.population >= LOWER_CASE_MIN_POPULATION || cued ? 'solid' : 'none';
+  // A word, a given name, a short name or only another name of the place (GeoNames lists historic and
+  // foreign ones: "Mazak" for Kayseri) needs a cue.
+  if (!m.candidates.some((c) => g.isOwnName(key, c))) return closeCue ? 'solid' : 'none';
+  if (g.isAmbiguousName(key) || key.replace(/ /g, '').length <= 3) return cued ? 'solid' : 'weak';
+  return 'solid';
+}
+
+/** Whether a span stands alone between segment breaks, give or take filler words ("Location: Leeds", "Leeds office"). */
+function ownSegment(text: string, start: number, end: number): boolean {
+  let segStart = 0;
+  for (const m of text.slice(Math.max(0, start - 60), start).matchAll(SEGMENT_BREAK)) segStart = Math.max(0, start - 60) + m.index + m[0].length;
+  if (start - 60 > 0 && segStart === 0) return false;
+  SEGMENT_BREAK.lastIndex = 0;
+  const rest = text.slice(end, end + 60);
+  const brk = rest.search(/[\n,;|•()[\]:.!?]|[ \t][-–—][ \t]|[–—]/);
+  const segEnd = brk < 0 ? (end + 60 >= text.length ? text.length : -1) : end + brk;
+  if (segEnd < 0) return false;
+  return SEGMENT_FILLER.test(text.slice(segStart, start)) && SEGMENT_FILLER.test(text.slice(end, segEnd));
+}
+
+// ---- choosing ----
+
+/** A place's identity among mentions: the metro, or the gazetteer place. */
+const identity = (m: Mention) => m.metro?.metroId ?? m.place.id;
+
+/** Countries the brief names or implies (qualifiers, regions, metros, "£"), to choose among same-named places. */
+function briefCountries(text: string, mentions: readonly Mention[]): Set<string> {
+  const countries = new Set<string>();
+  for (const m of mentions) if (m.qualified || m.metro || m.place.kind !== 'city' || m.candidates.length <= 1) countries.add(m.place.country);
+  if (/£/.test(text)) countries.add('GB');
+  if (/₹|\blakhs?\b|\bLPA\b/.test(text)) countries.add('IN');
+  return countries;
+}
+
+/**
+ * Mentions in lists ("Leeds or Manchester", "Bristol / remote UK"); a weak name counts in a list
+ * with a solid place or a list standing alone ("Reading or Oxford office").
+ */
+function lists(text: string, mentions: readonly Mention[]): Mention[][] {
+  const out: Mention[][] = [];
+  for (const m of mentions) {
+    const last = out.at(-1)?.at(-1);
+    if (last && LIST_GAP.test(text.slice(last.end, m.start)) && /\S/.test(text.slice(last.end, m.start))) out.at(-1)!.push(m);
+    else out.push([m]);
+  }
+  return out
+    .map((group) =>
+      group.some((m) => m.evidence === 'solid') || ownSegment(text, group[0].start, group.at(-1)!.end) ? group : group.filter((m) => m.evidence === 'solid'),
+    )
+    .filter((group) => group.length > 0);
+}
+
+/** Whether a metro or city mention's area (its metro radius, or a city's default) holds a place. */
+function covers(m: Mention, p: GazetteerPlace): boolean {
+  const radius = m.metro ? gazetteer().metro(m.metro.metroId)!.radiusKm : PLACE_RADIUS.defaultCityKm;
+  return distanceKm(m.place.lat, m.place.lon, p.lat, p.lon) <= radius;
+}
+
+export interface PlaceReading {
+  metro?: { id: string; confidence: number };
+  /** Other metros offered as alternatives ("London or Berlin"). */
+  locations?: { values: string[]; confidence: number };
+  /** Everything else: places by id, a city with its radius. */
+  places?: { values: PlaceInput[]; confidence: number };
+}
+
+export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
+  const groups = lists(text, placeMentions(text, taken));
+  if (groups.length === 0) return {};
+  const all = groups.flat();
+  // Same-named places: the one in a country the rest of the brief names ("Richmond" with
+  // "Virginia" elsewhere, "Cambridge" in a brief paid in £), a metro's alias included.
+  for (const m of all) {
+    if (m.qualified || (m.metro && !m.metro.alias)) continue;
+    const countries = briefCountries(text, all.filter((x) => x !== m));
+    if (countries.size === 0 || countries.has(m.place.country)) continue;
+    const local = m.candidates.find((c) => c.kind === m.place.kind && countries.has(c.country));
+    if (!local) continue;
+    m.place = local;
+    m.metro = undefined;
+  }
+  // A town inside a bigger place named apart is that place ("Metro Detroit (Auburn Hills, MI)",
+  // "Sydney … our Surry Hills office"); places of one list stay apart ("Reading or Oxford").
+  for (const group of groups) {
+    for (const m of group) {
+      if (m.metro || m.place.kind !== 'city') continue;
+      const around = all.find(
+        (x) => !group.includes(x) && (x.metro || (x.place.kind === 'city' && x.place.population > m.place.population)) && covers(x, m.place),
+      );
+      if (around) {
+        m.metro = around.metro;
+        m.place = around.place;
+      }
+    }
+  }
+  // Within a list, a qualifier on one member fits the others: "Calgary or Edmonton, Alberta".
+  for (const group of groups) {
+    const qualified = group.find((m) => m.qualified && m.place.kind === 'city');
+    if (!qualified) continue;
+    for (const m of group) {
+      if (m.qualified || m.metro) continue;
+      const same = m.candidates.find((c) => c.kind === 'city' && c.region === qualified.place.region);
+      if (same) m.place = same;
+    }
+  }
+  const weightOf = new Map<string, number>();
+  for (const m of all) weightOf.set(identity(m), (weightOf.get(identity(m)) ?? 0) + m.weight);
+  const scoreOf = (group: Mention[]) => Math.max(...group.map((m) => weightOf.get(identity(m))!));
+  const remote = /\bremote\b/i.test(text);
+  const onlyCountries = (group: Mention[]) => group.every((m) => m.place.kind === 'country' && !m.metro);
+  // A country alone counts when no town or region is named, or when the role is open across it
+  // ("remote (Canada)", "UK-wide", "Netherlands only"), unless a town is named as its base.
+  const remoteCountry = groups.find((group) => onlyCountries(group) && group.some((m) => countryWide(text, m)));
+  const based = groups.some((group) => !onlyCountries(group) && group.some((m) => /\b(?:based|located|relocat\w*)\b[^.\n]{0,20}$|^[\s-]*based\b/i.test(text.slice(Math.max(0, m.start - 30), m.start) + '|' + text.slice(m.end, m.end + 8))));
+  const towns = groups.filter((group) => !onlyCountries(group));
+  let chosen: Mention[];
+  if (remoteCountry && !based) chosen = remoteCountry;
+  else {
+    const pool = towns.length ? towns : groups;
+    chosen = [...pool].sort((a, b) => scoreOf(b) - scoreOf(a) || a[0].start - b[0].start)[0];
+  }
+  const unique = chosen.filter((m, i) => chosen.findIndex((x) => identity(x) === identity(m)) === i).slice(0, 20);
+  const radii = radiusPhrases(text);
+
+  let confidence = unique[0].metro?.confidence ?? (unique[0].qualified ? 0.9 : unique[0].place.kind === 'country' ? 0.8 : 0.85);
+  if (remote) confidence = Math.min(confidence, 0.75);
+  const others = groups.filter((g) => g !== chosen && !g.some((m) => unique.some((u) => identity(u) === identity(m))));
+  if (others.some((o) => scoreOf(o) * 1.5 > scoreOf(chosen))) confidence -= 0.1;
+  confidence = Math.round(confidence * 100) / 100;
+
+  const radiusOf = (m: Mention) => radiusFor(text, m, unique, radii);
+  if (unique.every((m) => m.metro && radiusOf(m) === undefined)) {
+    const [first, ...rest] = unique.map((m) => m.metro!.metroId);
+    return { metro: { id: first, confidence }, ...(rest.length ? { locations: { values: rest, confidence } } : {}) };
+  }
+  const values: PlaceInput[] = unique.map((m) => {
+    const metro = m.metro && gazetteer().metro(m.metro.metroId);
+    const place = metro ? metro.place : m.place;
+    if (place.kind !== 'city') return { id: place.id };
+    return { id: place.id, radius_km: radiusOf(m) ?? metro?.radiusKm ?? gazetteer().shortFormRadius(m.written) ?? PLACE_RADIUS.defaultCityKm };
+  });
+  return { places: { values, confidence } };
+}
+
+/**
+ * "remote (Canada)", "Remote – US", "anywhere in Nigeria", "UK-remote", "UK-wide", "Netherlands
+ * only": the whole country ("stores across the US" is the company's).
+ */
+function countryWide(text: string, m: Mention): boolean {
+  const before = text.slice(Math.max(0, m.start - 25), m.start);
+  const after = text.slice(m.end, m.end + 14);
+  return (
+    /\bremote\b[^.\n;]{0,20}$|\banywhere\s+(?:in\s+)?(?:the\s+)?$/i.test(before) ||
+    /^[\s-]*(?:wide[\s-]+)?(?:remote|wide|only)\b/i.test(after)
+  );
+}
+
+// ---- radius ----
+
+interface RadiusPhrase {
+  start: number;
+  end: number;
+  km: number;
+}
+
+/** "within 30 miles of", "up to 50 km from", "max. 50 km Umkreis", "a 30-mile radius", "commutable to". */
+function radiusPhrases(text: string): RadiusPhrase[] {
+  const out: RadiusPhrase[] = [];
+  const distance = /(?<![\p{L}\p{N}.,])(\d{1,3}(?:[.,]\d)?)[ \t]*-?[ \t]*(km|kms|kilomet(?:er|re)s?|mi|miles?)(?![\p{L}])/giu;
+  for (const m of text.matchAll(distance)) {
+    const before = text.slice(Math.max(0, m.index - 30), m.index);
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 25);
+    const asked = /\b(?:within|up to|max\.?|maximum|no more than|less than|under|radius|inside|a)\s*(?:of\s*)?(?:a\s*)?$/i.test(before);
+    const radiusAfter = /^\s*(?:radius|umkreis|of|from|away|out|around|commute|drive)\b/i.test(after);
+    if (!asked && !radiusAfter) continue;
+    const n = Number(m[1].replace(',', '.'));
+    const km = /^k/i.test(m[2]) ? n : n * KM_PER_MILE;
+    out.push({ start: m.index, end: m.index + m[0].length, km: Math.min(PLACE_RADIUS.max, Math.max(PLACE_RADIUS.min, Math.round(km))) });
+  }
+  for (const m of text.matchAll(/\bcommut(?:able|ing distance)\b/gi)) {
+    if (!out.some((r) => Math.abs(r.start - m.index) < 40)) out.push({ start: m.index, end: m.index + m[0].length, km: COMMUTE_RADIUS_KM });
+  }
+  return out;
+}
+
+/** The radius asked for a chosen place: a phrase on its line (or just before it), or the brief's only one. */
+function radiusFor(text: string, m: Mention, chosen: readonly Mention[], radii: readonly RadiusPhrase[]): number | undefined {
+  if (radii.length === 0 || m.place.kind !== 'city') return undefined;
+  const lineOf = (i: number) => [text.lastIndexOf('\n', i - 1) + 1, (text.indexOf('\n', i) + 1 || text.length + 1) - 1] as const;
+  const [from, to] = lineOf(m.start);
+  const onLine = radii.filter((r) => r.start >= from && r.start <= to);
+  if (onLine.length) return onLine.sort((a, b) => Math.abs(a.start - m.start) - Math.abs(b.start - m.start))[0].km;
+  if (radii.length === 1 && !chosen.some((c) => c !== m && c.start >= lineOf(radii[0].start)[0] && c.start <= lineOf(radii[0].start)[1])) return radii[0].km;
+  return undefined;
 }

@@ -60,7 +60,7 @@ function findAll(text: string, phrase: string, caseSensitive: boolean): Hit[] {
 
 /** Spans already claimed by a longer phrase, so "Financial Services" does not also count as "Services". */
 class Claims {
-  private readonly spans: SpanClaims;
+  readonly spans: SpanClaims;
   constructor(text: string) {
     this.spans = new SpanClaims(text.length);
   }
@@ -353,7 +353,7 @@ export function extractCriteria(text: string): Extraction {
     criteria.titles = role.titles.titles;
     confidence.titles = role.titles.confidence;
   }
-  const place = readPlace(source);
+  const place = readPlace(source, taken.spans);
   if (place.metro) {
     criteria.metro = place.metro.id;
     confidence.metro = place.metro.confidence;
@@ -361,6 +361,10 @@ export function extractCriteria(text: string): Extraction {
   if (place.locations) {
     criteria.locations = place.locations.values;
     confidence.locations = place.locations.confidence;
+  }
+  if (place.places) {
+    criteria.places = place.places.values;
+    confidence.places = place.places.confidence;
   }
   const industries = findIndustries(source, taken);
   if (industries) {

@@ -14,13 +14,13 @@ import { createPlacer } from './places';
 import { Rng } from './rng';
 import { createRoles, type RoleSpec } from './roles';
 import { createTexts, yearsText } from './texts';
-import { SENIORITIES, SENIORITY_YEARS } from '../reference/taxonomy';
+import { SENIORITIES, SENIORITY_YEARS, detectSeniority } from '../reference/taxonomy';
 
 /**
  * Which generator this is: a corpus loaded by another version is replaced, not topped up
  * (src/corpus/loader.ts). Change it whenever the same (seed, index) gives another person.
  */
-export const GENERATOR_VERSION = '2026-11-27.open-world';
+export const GENERATOR_VERSION = '2026-11-27.open-world.2';
 
 export interface PersonGenerator {
   person(index: number): PersonProfile;
@@ -63,6 +63,8 @@ const THREE_YEAR_BACHELORS = new Set([
   'Australia',
 ]);
 const SENIORITY_MIN_YEARS = SENIORITIES.map((s) => SENIORITY_YEARS[s][0]);
+/** The level a title reads as (mid when it states none). */
+const levelOf = (title: string) => SENIORITIES.indexOf(detectSeniority(title) ?? 'mid');
 
 const CULTURE_SLUGS = NAME_CULTURES.map((c) => ({
   male: c.male.map(slugify),
@@ -203,6 +205,9 @@ export function createPersonGenerator(seed: number): PersonGenerator {
         if (esi > newerSeniority) esi = newerSeniority;
         const base = rng.float() < 0.7 ? baseTitle : role.baseTitles[rng.int(role.baseTitles.length)];
         etitle = role.statedLevel(base) ? base : role.titleFor(SENIORITIES[esi], base, rng.int(12));
+        // A title that states a level above the next job's ("Clinical Services Director" before a
+        // supervisor's job) is no step of this career: the next job's title instead.
+        if (levelOf(etitle) > levelOf(experience[experience.length - 1].title)) etitle = experience[experience.length - 1].title;
         // Internal promotions keep the company; otherwise move on.
         eci = esi < newerSeniority && rng.float() < 0.25 ? newerCompany : pickCompany(role);
         if (eci === newerCompany && esi === newerSeniority) eci = pickCompany(role);

@@ -76,6 +76,9 @@ export interface Placer {
   inMarkets(rng: Rng): Whereabouts;
 }
 
+/** How far from its metro's city the towns of family people are. */
+const FAMILY_METRO_KM = 25;
+
 /** How far from its point a city's people live: a small town 2 km, a city of millions up to 15. */
 const spreadKm = (population: number) => Math.min(15, Math.max(2, Math.sqrt(population) / 200));
 
@@ -102,11 +105,14 @@ export function createPlacer(): Placer {
     return c;
   };
 
-  // Each old metro: its main city and the cities of its country within its radius.
+  // Each old metro: its main city and the cities of its country near it. Family people stay
+  // within about 30 km of the metro's city (FAMILY_METRO_KM plus a town's spread), so a metro
+  // search, however graded, finds them all in its place.
   const metroPools = METROS.map((m) => {
     const metro = g.metro(m.id);
     if (!metro) throw new Error(`corpus places: metro ${m.id} is not in the gazetteer`);
-    const inside = g.cities().filter((c) => c.country === metro.place.country && distanceKm(c.lat, c.lon, metro.place.lat, metro.place.lon) <= metro.radiusKm);
+    const reach = Math.min(metro.radiusKm, FAMILY_METRO_KM);
+    const inside = g.cities().filter((c) => c.country === metro.place.country && distanceKm(c.lat, c.lon, metro.place.lat, metro.place.lon) <= reach);
     return { id: m.id, main: metro.place, radiusKm: metro.radiusKm, pool: pool(inside.length ? inside : [metro.place]) };
   });
   const metroOf = (city: GazetteerPlace) =>

@@ -148,10 +148,10 @@ function titlesOf(o: Occupation, byCode: Map<string, { title: string; source: st
   return any.length ? any.slice(0, 6) : [o.title.replace(/, All Other$/, '').replace(/s$/, '')];
 }
 
-const levelWeights = (jobZone: number | null, management: boolean) =>
-  management
-    ? weightsOf({ manager: 55, director: 30, vp: 10, cxo: 5 })
-    : (jobZone ?? 3) <= 2
+// Management occupations' titles state their level ("Pharmacy Manager", "Chief Executive"); the
+// few that do not ("Funeral Home Owner") read as mid, so their people are drawn as others are.
+const levelWeights = (jobZone: number | null) =>
+  (jobZone ?? 3) <= 2
       ? weightsOf({ junior: 30, mid: 50, senior: 15, lead: 5 })
       : jobZone === 3
         ? weightsOf({ junior: 20, mid: 45, senior: 25, lead: 10 })
@@ -193,7 +193,6 @@ const GENERIC_OBJECTS = [
 function occupationRole(o: Occupation, byCode: Map<string, { title: string; source: string }[]>): RoleSpec {
   const group = groupOf(o.code);
   const degrees = DEGREES[o.job_zone ?? 3];
-  const management = o.code.startsWith('11-');
   const skills = [...new Set([...o.technology.slice(0, 10), ...o.skills.slice(0, 8)])];
   const companies = companiesOf(group.industries);
   const field = group.fields[0];
@@ -223,7 +222,7 @@ function occupationRole(o: Occupation, byCode: Map<string, { title: string; sour
       return base;
     },
     statedLevel: (base) => detectSeniority(base),
-    seniorityCum: levelWeights(o.job_zone, management),
+    seniorityCum: levelWeights(o.job_zone),
     companies: companies.length ? companies : companiesOf(['Consumer Services']),
     related: [],
   };

@@ -51,7 +51,7 @@ export type Chip = (typeof CHIPS)[number];
 
 /** Which criteria fields resolve each chip, and whether a launch needs the chip confirmed. */
 export const CHIP_FIELDS: Record<Chip, { fields: string[]; required: boolean }> = {
-  location: { fields: ['metro', 'locations'], required: true },
+  location: { fields: ['places', 'metro', 'locations'], required: true },
   job_title: { fields: ['family', 'titles'], required: true },
   years_experience: { fields: ['years_experience'], required: false },
   industry: { fields: ['industries'], required: false },

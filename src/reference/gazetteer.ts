@@ -31,12 +31,19 @@ export interface GazetteerPlace {
 
 export interface Gazetteer {
   byId(id: string): GazetteerPlace | undefined;
-  /** Places called this (any case or accents; alternate names and short forms too), most populous first. */
+  /**
+   * Places called this (any case or accents; alternate names and short forms too): those whose own
+   * name it is first, then those with it as an alternate name; each most populous first.
+   */
   named(name: string): GazetteerPlace[];
+  /** `named` for a name already normalised by `placeKey` (the reader's hot path). */
+  namedKey(key: string): readonly GazetteerPlace[];
   /** A region by its abbreviation within a country ("CA" in US, "ON" in CA, "NSW" in AU), or undefined. */
   regionByAbbreviation(country: string, abbreviation: string): GazetteerPlace | undefined;
   /** Every region abbreviation (as written, e.g. "CA", "ON", "NSW") → regions with it. */
   regionAbbreviations(): ReadonlyMap<string, GazetteerPlace[]>;
+  /** Whether this, as written, is a country's usual abbreviation ("UK", "USA", "U.A.E."), not just an ISO code. */
+  isCountryAbbreviation(written: string): boolean;
   /** A country by ISO2, ISO3, name or alias. */
   country(name: string): GazetteerPlace | undefined;
   /** Places whose name (or an alternate) starts with the text, most populous first. */
@@ -50,6 +57,13 @@ export interface Gazetteer {
   cities(): readonly GazetteerPlace[];
   /** Every normalised name the index knows (for the reader's tables). */
   names(): ReadonlyMap<string, GazetteerPlace[]>;
+  /**
+   * Whether a name (a `placeKey`) is also an everyday word or a given name ("reading", "mobile",
+   * "jordan"): the reader then wants evidence before taking it for a place (ambiguous-names.tsv).
+   */
+  isAmbiguousName(key: string): boolean;
+  /** Whether a name (a `placeKey`) is the place's own, not one of its alternate names. */
+  isOwnName(key: string, place: GazetteerPlace): boolean;
 }
 
 const DATA_DIR = path.join(__dirname, 'data', 'gazetteer');
@@ -90,6 +104,9 @@ function readTsv(file: string): Record<string, string>[] {
   return rows;
 }
 
+/** Words GeoNames adds to some region names. */
+const REGION_WORDS = /\s+(?:Region|Province|Prefecture|Governorate|Oblast|Voivodeship|Department|District|Territory)$/;
+
 const list = (cell: string) => (cell ? cell.split('|').filter(Boolean) : []);
 
 /** Grid cells of about 1° for nearest-city lookups. */
@@ -103,9 +120,14 @@ function build(): Gazetteer {
   const regions = new Map<string, GazetteerPlace>();
   const abbreviations = new Map<string, GazetteerPlace[]>();
   const cities: GazetteerPlace[] = [];
+  const countryAbbreviations = new Set<string>();
   const grid = new Map<string, GazetteerPlace[]>();
-  const addName = (name: string, place: GazetteerPlace) => {
+  // Names a place goes by itself (its name, ASCII name, a country's aliases, a short form), as
+  // against the alternates GeoNames lists, some of them historic ("Franklin" for El Paso).
+  const ownNames = new Set<string>();
+  const addName = (name: string, place: GazetteerPlace, own = true) => {
     const key = placeKey(name);
+    if (own) ownNames.add(`${key}|${place.id}`);
     if (key === '') return;
     const at = byName.get(key);
     if (!at) byName.set(key, [place]);
@@ -130,6 +152,7 @@ function build(): Gazetteer {
     };
     countries.set(r.iso2, place);
     byId.set(place.id, place);
+    for (const alias of list(r.aliases)) if (alias === alias.toUpperCase()) countryAbbreviations.add(alias.replace(/[.\s]/g, ''));
     for (const name of [r.name, r.iso3, ...list(r.aliases)]) {
       addName(name, place);
       countryByKey.set(placeKey(name), place);
@@ -155,8 +178,12 @@ function build(): Gazetteer {
     };
     regions.set(key, place);
     byId.set(place.id, place);
-    addName(r.name, place);
-    if (r.ascii_name) addName(r.ascii_name, place);
+    for (const name of [r.name, r.ascii_name].filter(Boolean)) {
+      addName(name, place);
+      // "Waikato Region", "Villa Clara Province" are written "Waikato", "Villa Clara".
+      const bare = name.replace(REGION_WORDS, '').trim();
+      if (bare !== name && bare.length >= 3) addName(bare, place);
+    }
     for (const abbreviation of list(r.abbreviations)) {
       const at = abbreviations.get(abbreviation);
       if (at) at.push(place);
@@ -183,11 +210,18 @@ function build(): Gazetteer {
     };
     byId.set(place.id, place);
     cities.push(place);
-    for (const name of [r.name, r.ascii_name, ...list(r.alternate_names)]) if (name) addName(name, place);
+    for (const name of [r.name, r.ascii_name]) if (name) addName(name, place);
+    // A shortening of the main name is its own too ("New York" of New York City, "Frankfurt").
+    const mainKey = placeKey(r.name);
+    for (const name of list(r.alternate_names)) addName(name, place, mainKey.startsWith(`${placeKey(name)} `));
     const cell = cellOf(place.lat, place.lon);
     const at = grid.get(cell);
     if (at) at.push(place);
     else grid.set(cell, [place]);
+  }
+  for (const r of readTsv('well-known-forms.tsv')) {
+    const place = byId.get(`geonames:${r.geonameid}`);
+    if (place) addName(r.form, place);
   }
   const shortForms = new Map<string, { place: GazetteerPlace; radiusKm: number }>();
   for (const r of readTsv('short-forms.tsv')) {
@@ -201,17 +235,29 @@ function build(): Gazetteer {
     const place = byId.get(`geonames:${r.geonameid}`);
     if (place) metros.set(r.metro_id, { place, radiusKm: Number(r.radius_km) });
   }
+  // "Scotland", "England" and "Wales" are aliases of the United Kingdom and regions of their own: the name is the region's.
+  for (const [key, places] of byName) {
+    const regionHere = new Set(places.filter((p) => p.kind === 'region' && placeKey(p.name) === key).map((p) => p.country));
+    if (regionHere.size) byName.set(key, places.filter((p) => !(p.kind === 'country' && regionHere.has(p.country))));
+  }
+  const ambiguous = new Set(readTsv('ambiguous-names.tsv').map((r) => r.name_key));
   const byPopulation = (a: GazetteerPlace, b: GazetteerPlace) => b.population - a.population || a.id.localeCompare(b.id);
-  for (const places of byName.values()) places.sort(byPopulation);
+  // Places whose own name it is first, then those that have it as an alternate; each most populous first.
+  for (const [key, places] of byName) {
+    const own = (p: GazetteerPlace) => (ownNames.has(`${key}|${p.id}`) ? 0 : 1);
+    places.sort((a, b) => own(a) - own(b) || byPopulation(a, b));
+  }
   // Prefix search: every name key in order, binary-searched.
   const sortedKeys = [...byName.keys()].sort();
 
   return {
     byId: (id) => byId.get(id),
     named: (name) => byName.get(placeKey(name)) ?? [],
+    namedKey: (key) => byName.get(key) ?? [],
     regionByAbbreviation: (country, abbreviation) => abbreviations.get(abbreviation)?.find((p) => p.country === country),
     regionAbbreviations: () => abbreviations,
     country: (name) => countryByKey.get(placeKey(name)),
+    isCountryAbbreviation: (written) => countryAbbreviations.has(written.replace(/[.\s]/g, '')),
     search(prefix, limit) {
       const key = placeKey(prefix);
       if (key === '') return [];
@@ -244,6 +290,8 @@ function build(): Gazetteer {
     metro: (id) => metros.get(id),
     cities: () => cities,
     names: () => byName,
+    isAmbiguousName: (key) => ambiguous.has(key),
+    isOwnName: (key, place) => ownNames.has(`${key}|${place.id}`),
   };
 }
 

@@ -8,8 +8,13 @@ import { editDistance } from '../domain/edit-distance';
 import { distanceKm, gazetteer, placeKey, type GazetteerPlace, type PlaceKind } from './gazetteer';
 
 export const PLACE_RADIUS = { min: 1, max: 500, defaultCityKm: 40 } as const;
-/** A city wins over a region or country of the same name when it holds this share of it ("New York" is the city). */
-const CITY_OVER_REGION_SHARE = 0.25;
+/**
+ * A city wins over a region of the same name in its country when it holds this share of the
+ * region's people ("New York", "Porto", "Valencia" the cities; "Quebec" and "Washington" the
+ * regions), and over any other region or country when it holds CITY_OVER_OTHER_SHARE.
+ */
+const CITY_OVER_OWN_REGION_SHARE = 0.1;
+const CITY_OVER_OTHER_SHARE = 0.25;
 
 export type PlaceInput = string | { name: string; radius_km?: number } | { id: string; radius_km?: number } | { lat: number; lon: number; radius_km?: number };
 
@@ -56,8 +61,8 @@ function qualifies(p: GazetteerPlace, qualifier: string): boolean {
   if (country && country.country === p.country) return true;
   const region = g.regionByAbbreviation(p.country, q) ?? g.regionByAbbreviation(p.country, q.toUpperCase());
   if (region && p.region && region.region === p.region) return true;
-  const key = placeKey(q);
-  return p.regionName !== null && placeKey(p.regionName) === key;
+  // The region's name, with or without "Region"/"Province" ("Hamilton (Waikato)").
+  return p.region !== null && g.named(q).some((r) => r.kind === 'region' && r.region === p.region);
 }
 
 /**
@@ -70,7 +75,11 @@ export function choosePlace(candidates: readonly GazetteerPlace[], qualifiers: r
   if (fitting.length === 0) return undefined;
   const best = fitting[0];
   if (best.kind !== 'city') {
-    const city = fitting.find((p) => p.kind === 'city' && p.population >= CITY_OVER_REGION_SHARE * best.population);
+    const city = fitting.find(
+      (p) =>
+        p.kind === 'city' &&
+        p.population >= (p.country === best.country && best.kind === 'region' ? CITY_OVER_OWN_REGION_SHARE : CITY_OVER_OTHER_SHARE) * best.population,
+    );
     if (city) return city;
   }
   return best;

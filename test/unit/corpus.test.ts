@@ -1,6 +1,8 @@
 import type { PersonProfile } from '../../src/domain/profile';
 import { COMPANIES, COMPANIES_BY_INDUSTRY } from '../../src/corpus/companies';
-import { createPersonGenerator } from '../../src/corpus/generator';
+import { createPersonGenerator, isFamilyPerson } from '../../src/corpus/generator';
+import { distanceKm, gazetteer } from '../../src/reference/gazetteer';
+import { occupations } from '../../src/reference/occupations';
 import {
   COUNTRIES,
   INDUSTRIES,
@@ -266,6 +268,7 @@ describe('person generator', () => {
       'title',
       'seniority',
       'family',
+      'occupation',
       'company',
       'industry',
       'metro',
@@ -308,15 +311,29 @@ describe('person generator', () => {
         check(p.first_name.trim() !== '' && p.last_name.trim() !== '', 'name', p);
         check(SENIORITIES.includes(p.seniority), 'seniority', p);
         const family = families.get(p.family);
-        check(family !== undefined, 'family', p);
+        const occupation = p.occupation ? occupations().byCode(p.occupation.onet_code) : undefined;
+        check(!!p.occupation && /^\d\d-\d{4}\.\d\d$/.test(p.occupation.onet_code) && occupation?.title === p.occupation.title, `occupation ${JSON.stringify(p.occupation)}`, p);
+        // Even indices are of the families (each base title tied to an occupation, which may be coded to a
+        // neighbouring family: SOC has no code of its own for product managers or recruiters); the rest
+        // hold occupations outside the families.
+        if (isFamilyPerson(i)) check(family !== undefined && occupation?.family !== null, `family ${p.family} / ${occupation?.family}`, p);
+        else check(p.family === '' && occupation !== undefined && occupation.family === null, `outside the families: ${p.family}`, p);
         check(p.title.trim() !== '' && (detectSeniority(p.title) ?? 'mid') === p.seniority, `title "${p.title}" vs ${p.seniority}`, p);
         check(companies.get(p.company) === p.industry, 'company industry', p);
         check(industries.has(p.industry), 'industry', p);
+        const l = p.location;
+        const city = gazetteer()
+          .named(l.locality)
+          .find((c) => c.fullName === l.name && l.lat !== null && l.lon !== null && distanceKm(c.lat, c.lon, l.lat, l.lon) <= 15.01);
+        check(city !== undefined && city.country === l.country && (city.regionName ?? '') === l.region, `location ${JSON.stringify(l)} near its town`, p);
         const metro = metros.get(p.metro);
-        check(metro !== undefined, 'metro', p);
-        if (metro) {
-          check(p.location.startsWith(`${metro.city},`) || p.location === metro.city, 'location city', p);
-          check(p.location.endsWith(metro.country), 'location country', p);
+        const metroPlace = gazetteer().metro(p.metro);
+        if (isFamilyPerson(i)) check(metro !== undefined, 'family people are in an old metro', p);
+        else check(p.metro === '' || metro !== undefined, 'metro', p);
+        // Family people within about 30 km of their metro's city; anyone else within its radius.
+        if (metroPlace && l.lat !== null && l.lon !== null) {
+          const km = distanceKm(metroPlace.place.lat, metroPlace.place.lon, l.lat, l.lon);
+          check(km <= (isFamilyPerson(i) ? 40 : metroPlace.radiusKm + 15), `${Math.round(km)} km from ${p.metro}`, p);
         }
         check(/^https:\/\/network\.example\/in\/[a-z0-9]+(-[a-z0-9]+)*-p\d{7}$/.test(p.network_url), `url ${p.network_url}`, p);
         check(p.network_url.endsWith(`-${p.id}`), 'url id', p);
@@ -330,7 +347,7 @@ describe('person generator', () => {
         check(p.skills.length >= 5 && p.skills.length <= 15, 'skill count', p);
         check(new Set(p.skills).size === p.skills.length, 'duplicate skill', p);
         check(
-          p.skills.every((s) => skills.has(s)),
+          isFamilyPerson(i) ? p.skills.every((s) => skills.has(s)) : p.skills.every((s) => s.trim() !== ''),
           'unknown skill',
           p,
         );
@@ -421,7 +438,10 @@ describe('person generator', () => {
         for (const p of people) m.set(key(p), (m.get(key(p)) ?? 0) + 1);
         return m;
       };
-      const byFamily = count((p) => p.family);
+      const familyPeople = people.filter((_, i) => isFamilyPerson(i));
+      const others = people.filter((_, i) => !isFamilyPerson(i));
+      const byFamily = new Map<string, number>();
+      for (const p of familyPeople) byFamily.set(p.family, (byFamily.get(p.family) ?? 0) + 1);
       const top = [...byFamily.entries()].sort((a, b) => b[1] - a[1])[0][0];
       expect(top).toBe('software_engineering');
       expect(byFamily.size).toBe(ROLE_FAMILIES.length);
@@ -441,14 +461,19 @@ describe('person generator', () => {
       expect(connections.filter((c) => c < 1000).length / N).toBeGreaterThan(0.6);
       expect(connections[N - 1]).toBeGreaterThan(1000);
 
-      const us = people.filter((p) => metros.get(p.metro)!.country === 'United States').length / N;
+      const us = familyPeople.filter((p) => metros.get(p.metro)!.country === 'United States').length / familyPeople.length;
       expect(us).toBeGreaterThan(0.4);
-      expect(count((p) => p.metro).size).toBeGreaterThan(50);
+      expect(new Set(familyPeople.map((p) => p.metro)).size).toBeGreaterThan(50);
+      // Outside the families: many occupations, the markets recruiters hire in, most of them beyond the old metros.
+      expect(new Set(others.map((p) => p.occupation!.onet_code)).size).toBeGreaterThan(150);
+      const markets = new Set(others.map((p) => p.location.country));
+      for (const c of ['US', 'CA', 'GB', 'IE', 'DE', 'FR', 'NL', 'ES', 'IT', 'PL', 'SE', 'AU', 'IN', 'JP', 'BR', 'MX']) expect(markets).toContain(c);
+      expect(others.filter((p) => p.metro === '').length / others.length).toBeGreaterThan(0.4);
 
       const natives = count((p) => p.languages.find((l) => l.endsWith('(native)'))!.split(' ')[0]);
       expect(natives.size).toBeGreaterThanOrEqual(8);
 
-      const withAdjacent = people.filter((p) => p.skills.some((s) => !families.get(p.family)!.skills.includes(s))).length;
+      const withAdjacent = familyPeople.filter((p) => p.skills.some((s) => !families.get(p.family)!.skills.includes(s))).length;
       expect(withAdjacent).toBeGreaterThan(0);
       expect(people.filter((p) => p.experience.length > 1).length / N).toBeGreaterThan(0.5);
     });

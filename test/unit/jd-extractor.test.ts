@@ -1,5 +1,6 @@
 import { canonicalIndustry, canonicalSkill } from '../../src/reference/taxonomy';
 import { parseCriteria } from '../../src/domain/criteria';
+import { gazetteer } from '../../src/reference/gazetteer';
 import { INDUSTRY_SYNONYMS, SKILL_SYNONYMS, extractCriteria, type Extraction } from '../../src/briefs/reader';
 
 const BACKEND_SF = `Senior Backend Engineer (San Francisco, CA)
@@ -274,7 +275,7 @@ describe('extractCriteria details', () => {
     expect(read('ML engineer for recommendations, remote within Germany')).toMatchObject({
       family: 'data_science',
       titles: ['Machine Learning Engineer'],
-      locations: ['Germany'],
+      places: [{ id: gazetteer().country('Germany')!.id }],
     });
     expect(read('people ops generalist for a 200-person company in Denver')).toMatchObject({ family: 'hr_people' });
     expect(read('RevOps analyst to own Salesforce reporting, Chicago')).toMatchObject({ family: 'operations', titles: ['Revenue Operations Analyst'] });
@@ -331,7 +332,7 @@ describe('extractCriteria details', () => {
 
   it('reads a whole country for a remote role, and metro alternatives', () => {
     expect(extractCriteria('Revenue Operations Analyst — remote (Canada). We have an office in Toronto you may use.').criteria).toMatchObject({
-      locations: ['Canada'],
+      places: [{ id: gazetteer().country('Canada')!.id }],
     });
     expect(extractCriteria('Data Engineer in London or Berlin, Spark and Airflow').criteria).toMatchObject({ metro: 'london', locations: ['berlin'] });
     expect(extractCriteria('Backend Engineer; HQ in Boston, this role is based in Denver.').criteria.metro).toBe('denver');

@@ -1,6 +1,7 @@
 import { findFamily, findMetro } from '../../src/reference/taxonomy';
 import { parseCriteria, type Criteria, type ResolvedCriteria } from '../../src/domain/criteria';
-import type { PersonProfile } from '../../src/domain/profile';
+import type { PersonLocation, PersonProfile } from '../../src/domain/profile';
+import { gazetteer } from '../../src/reference/gazetteer';
 import { DEFAULT_WEIGHTS, MUST_HAVE_CAP, scoreProfile } from '../../src/ranking/scoring';
 import { titleSimilarity } from '../../src/ranking/title-match';
 
@@ -9,6 +10,13 @@ function criteria(input: Criteria): ResolvedCriteria {
   const parsed = parseCriteria(input);
   if (!parsed.ok) throw new Error(`bad test criteria: ${JSON.stringify(parsed.problems)}`);
   return parsed.criteria;
+}
+
+/** Where a person lives: a gazetteer city, or a point `northKm` due north of it. */
+function placedAt(city: string, northKm = 0): PersonLocation {
+  const c = gazetteer().named(city).find((p) => p.kind === 'city')!;
+  const lat = c.lat + northKm / ((6371.0088 * Math.PI) / 180);
+  return { name: northKm ? `${northKm} km north of ${c.fullName}` : c.fullName, locality: c.name, region: c.regionName ?? '', country: c.country, lat, lon: c.lon };
 }
 
 /** A complete, strong profile for `FULL` below; tests override what they vary. */
@@ -20,10 +28,11 @@ function makeProfile(overrides: Partial<PersonProfile> = {}): PersonProfile {
     title: 'Senior Backend Engineer',
     seniority: 'senior',
     family: 'software_engineering',
+    occupation: { onet_code: '15-1252.00', title: 'Software Developers' },
     company: 'Acme Pay',
     industry: 'Financial Services',
     metro: 'san-francisco-bay-area',
-    location: 'San Francisco, California, United States',
+    location: placedAt('San Francisco'),
     network_url: 'https://network.example/in/p0000001',
     open_profile: true,
     premium: false,
@@ -86,8 +95,7 @@ describe('scoreProfile', () => {
     const profile = makeProfile({
       title: 'Backend Engineer',
       seniority: 'mid', // one level below senior: 0.5
-      metro: 'san-jose', // neighbour of the wanted metro: 0.5
-      location: 'San Jose, California, United States',
+      location: placedAt('San Francisco', 59.5), // 59.5 km from the metro's city, radius 40: (80 - 59.5) / 40
       years_experience: 3, // 2 below min 5: 1 - 2/5 = 0.6
       industry: 'Software Development', // only a past position is in the list: 0.5
       experience: [
@@ -97,11 +105,11 @@ describe('scoreProfile', () => {
       skills: ['TypeScript'], // 1 of 2 wanted skills: 0.5
     });
     const result = scoreProfile(profile, criteria(FULL));
-    // title (1 + 1 + 0.5) / 3 → 50; location 10; years 3; industry 2.5; skills 5 → 70.5 → 71
+    // title (1 + 1 + 0.5) / 3 → 50; location 10.25; years 3; industry 2.5; skills 5 → 70.75 → 71
     expect(result.score).toBe(71);
     expect(result.breakdown.map((b) => [b.criterion, b.match, b.points])).toEqual([
       ['title', 0.83, 50],
-      ['location', 0.5, 10],
+      ['location', 0.51, 10],
       ['years', 0.6, 3],
       ['industry', 0.5, 3],
       ['skills', 0.5, 5],
@@ -109,12 +117,21 @@ describe('scoreProfile', () => {
     expect(result.must_have_missing).toEqual([]);
   });
 
-  it('gives location 0.25 for the same country, 1 for a listed country, 0 elsewhere', () => {
+  it('scores location by distance (full in the radius, nothing from twice it), a listed country or region fully', () => {
     const c = criteria({ skills: ['TypeScript'], metro: 'san-francisco-bay-area' });
-    const la = makeProfile({ metro: 'los-angeles', location: 'Los Angeles, California, United States' });
-    const london = makeProfile({ metro: 'london', location: 'London, England, United Kingdom' });
-    expect(scoreProfile(la, c).breakdown.find((b) => b.criterion === 'location')!.match).toBe(0.25);
-    expect(scoreProfile(london, c).breakdown.find((b) => b.criterion === 'location')!.match).toBe(0);
+    const la = makeProfile({ metro: 'los-angeles', location: placedAt('Los Angeles') });
+    const london = makeProfile({ metro: 'london', location: placedAt('London') });
+    const location = (p: PersonProfile, cr: ResolvedCriteria) => scoreProfile(p, cr).breakdown.find((b) => b.criterion === 'location')!;
+    expect(location(la, c).match).toBe(0);
+    expect(location(london, c).match).toBe(0);
+    expect(location(makeProfile({ location: placedAt('San Francisco', 30) }), c)).toMatchObject({ match: 1, reason: '30 km from San Francisco' });
+    expect(location(makeProfile({ location: placedAt('San Francisco', 70) }), c)).toMatchObject({ match: 0.25, reason: '70 km from San Francisco, beyond 40 km' });
+    const leeds = criteria({ skills: ['TypeScript'], places: [{ name: 'Leeds', radius_km: 20 }] });
+    expect(location(makeProfile({ location: placedAt('Leeds', 12) }), leeds)).toMatchObject({ match: 1, reason: '12 km from Leeds' });
+    expect(location(makeProfile({ location: placedAt('Leeds', 30) }), leeds).match).toBe(0.5);
+    const california = criteria({ skills: ['TypeScript'], places: ['California'] });
+    expect(location(la, california)).toMatchObject({ match: 1, reason: 'in California' });
+    expect(location(london, california).match).toBe(0);
     const anywhereInUs = criteria({ skills: ['TypeScript'], locations: ['United States'] });
     expect(scoreProfile(la, anywhereInUs).breakdown.find((b) => b.criterion === 'location')!.match).toBe(1);
     const listed = criteria({ skills: ['TypeScript'], metro: 'london', locations: ['LA'] });
@@ -171,7 +188,7 @@ describe('scoreProfile', () => {
     const c = criteria({ skills: ['TypeScript', 'Kubernetes'], metro: 'san-francisco-bay-area' });
     // In the metro without the skills (20 of 30) or next door with them (10 + 10 of 30).
     const local = makeProfile({ id: 'p1', skills: [] });
-    const nextDoor = makeProfile({ id: 'p2', metro: 'san-jose', location: 'San Jose, California, United States' });
+    const nextDoor = makeProfile({ id: 'p2', location: placedAt('San Francisco', 60) });
     const a = scoreProfile(local, c);
     const b = scoreProfile(nextDoor, c);
     expect(a.score).toBe(67);
@@ -216,6 +233,7 @@ describe('scoreProfile', () => {
       family: 'accounting',
       seniority: 'junior',
       metro: 'london',
+      location: placedAt('London'),
       industry: 'Accounting',
       experience: [],
     });
@@ -271,7 +289,7 @@ describe('scoreProfile', () => {
   });
 
   it('gives every counted criterion a short non-empty reason and is deterministic', () => {
-    const profile = makeProfile({ metro: 'los-angeles', years_experience: 12, skills: ['Go'] });
+    const profile = makeProfile({ metro: 'los-angeles', location: placedAt('Los Angeles'), years_experience: 12, skills: ['Go'] });
     const a = scoreProfile(profile, criteria(FULL));
     const b = scoreProfile(profile, criteria(FULL));
     expect(a).toEqual(b);

@@ -941,6 +941,14 @@ function main() {
       ['metro_id', 'geonameid', 'radius_km'],
       metroRows.map((r) => [r.id, r.city?.id ?? '', r.radius]),
     ),
+    // The alternate names that are a city's usual name in English or its own language (Cologne, Bombay, Wien):
+    // the brief reader takes these as readily as main names, and other alternates only with evidence.
+    'well-known-forms.tsv': tsv(
+      ['form', 'geonameid'],
+      cities
+        .flatMap((c) => c.alternates.filter((a) => (WELL_KNOWN_FORMS[c.country] ?? []).some((f) => key(f) === key(a))).map((a): [string, number] => [a, c.id]))
+        .sort((a, b) => cmpStr(a[0], b[0]) || a[1] - b[1]),
+    ),
   };
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(args.out, name), text);
 

@@ -1,0 +1,61 @@
+import { extractCriteria } from '../../src/briefs/reader';
+import { parseCriteria } from '../../src/domain/criteria';
+
+/** The places a brief is read as, resolved as a search would: "name (radius)". */
+function placesRead(brief: string): string[] {
+  const { criteria } = extractCriteria(brief);
+  const parsed = parseCriteria({ titles: ['Anything'], ...criteria });
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed));
+  return (parsed.criteria.places ?? []).map((p) => (p.radius_km === null ? p.name : `${p.name} (${p.radius_km} km)`));
+}
+
+describe('the brief reader reads places anywhere', () => {
+  it('reads towns beyond the old metros, and several of them', () => {
+    expect(placesRead('Website designer in Leeds or Manchester, 5+ years, Figma and HTML/CSS')).toEqual([
+      'Leeds, England, United Kingdom (40 km)',
+      'Manchester, England, United Kingdom (40 km)',
+    ]);
+    expect(placesRead('Process engineer — Lyon, France')).toEqual(['Lyon, Auvergne-Rhône-Alpes, France (40 km)']);
+    expect(placesRead('Warehouse manager, Calgary or Edmonton, Alberta')).toEqual(['Calgary, Alberta, Canada (40 km)', 'Edmonton, Alberta, Canada (40 km)']);
+  });
+
+  it('takes the most populous place of a name unless the text names its region or country', () => {
+    expect(placesRead('Staff accountant in Birmingham')[0]).toMatch(/^Birmingham, England/);
+    expect(placesRead('Staff accountant in Birmingham, AL')[0]).toMatch(/^Birmingham, Alabama/);
+    expect(placesRead('Pharmacist — Portland, Maine (not Portland OR)')[0]).toMatch(/^Portland, Maine/);
+    expect(placesRead('Dairy herd manager near Hamilton (Waikato)')[0]).toMatch(/^Hamilton, Waikato Region, New Zealand/);
+    // The old metro keeps its own reading and radius.
+    expect(extractCriteria('Backend engineer in Portland, OR').criteria).toMatchObject({ metro: 'portland' });
+  });
+
+  it('reads radius phrases in miles and km, and a commuting radius', () => {
+    expect(placesRead('Civil engineer within 30 miles of Albuquerque, NM')).toEqual(['Albuquerque, New Mexico, United States (48 km)']);
+    expect(placesRead('Electrician, up to 50 km from Lyon')).toEqual(['Lyon, Auvergne-Rhône-Alpes, France (50 km)']);
+    expect(placesRead('Bookkeeper, commutable to Cardiff')).toEqual(['Cardiff, Wales, United Kingdom (50 km)']);
+    expect(placesRead('DevOps engineer - Reading or Oxford office - within 30 miles of either')).toEqual([
+      'Reading, England, United Kingdom (48 km)',
+      'Oxford, England, United Kingdom (48 km)',
+    ]);
+    // A metro with a radius asked is its city with that radius.
+    expect(placesRead('Payroll specialist within 10 km of Denver')).toEqual(['Denver, Colorado, United States (10 km)']);
+  });
+
+  it('reads regions, countries and remote roles', () => {
+    expect(placesRead('Site supervisor, anywhere in Bavaria')).toEqual(['Bavaria, Germany']);
+    expect(placesRead('Support engineer — Bristol / remote UK')).toEqual(['Bristol, England, United Kingdom (40 km)', 'United Kingdom']);
+    expect(placesRead('Recruiter, remote (Ireland); our HQ is in London')).toEqual(['Ireland']);
+  });
+
+  it("keeps the company's places apart from the role's", () => {
+    expect(placesRead('Headquartered in Hamburg, we are hiring a warehouse manager based in Leipzig.')).toEqual([
+      'Leipzig, Saxony, Germany (40 km)',
+    ]);
+  });
+
+  it('needs evidence for names that are also words or names, and ignores compounds', () => {
+    expect(placesRead('Teacher with strong reading skills; builds Mobile apps; reports to Florence')).toEqual([]);
+    expect(placesRead('Warehouse supervisor in Reading, UK')).toEqual(['Reading, England, United Kingdom (40 km)']);
+    expect(placesRead('Allen-Bradley PLC programmer in Cleveland')[0]).toMatch(/^Cleveland, Ohio/);
+    expect(placesRead('registered nurse in leeds, nights')).toEqual(['Leeds, England, United Kingdom (40 km)']);
+  });
+});
