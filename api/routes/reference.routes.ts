@@ -1,10 +1,23 @@
+import { z } from 'zod';
 import { searchIndustries } from '../../src/reference/taxonomy';
 import { describeCriteria } from '../../src/domain/criteria';
-import { criteriaReference, industries, industriesQuery } from '../../src/reference/reference.schemas';
+import { gazetteer } from '../../src/reference/gazetteer';
+import { occupations } from '../../src/reference/occupations';
+import {
+  criteriaReference,
+  industries,
+  industriesQuery,
+  occupationsQuery,
+  placesQuery,
+  referenceOccupation,
+  referencePlace,
+} from '../../src/reference/reference.schemas';
 import { sendData } from '../respond';
 import { defineRoute } from '../route-def';
 
 export const INDUSTRY_MATCH_LIMIT = 200;
+export const PLACE_MATCH_LIMIT = 20;
+export const OCCUPATION_MATCH_LIMIT = 200;
 
 export const referenceRoutes = [
   defineRoute({
@@ -36,6 +49,44 @@ export const referenceRoutes = [
     response: { kind: 'json', status: 200, data: industries, total: true, description: 'Matching industry names' },
     async handler(ctx, { query }) {
       const found = searchIndustries(query.q?.trim() || undefined, INDUSTRY_MATCH_LIMIT);
+      sendData(ctx, found, { total: found.length });
+    },
+  }),
+  defineRoute({
+    name: 'list_places',
+    method: 'GET',
+    path: '/reference/places',
+    auth: 'any',
+    cost: 'free',
+    costLine: 'Free: reference reads use no credits.',
+    summary: 'Gazetteer places (GeoNames cities of 15,000+ people, first-level regions, countries) whose name starts with q, most populous first, up to 20.',
+    tag: 'Reference',
+    proposable: false,
+    query: placesQuery,
+    response: { kind: 'json', status: 200, data: z.array(referencePlace), total: true, description: 'Matching places' },
+    async handler(ctx, { query }) {
+      const found = gazetteer()
+        .search(query.q, PLACE_MATCH_LIMIT)
+        .map((p) => ({ id: p.id, name: p.fullName, kind: p.kind, country: p.country, lat: p.lat, lon: p.lon, population: p.population }));
+      sendData(ctx, found, { total: found.length });
+    },
+  }),
+  defineRoute({
+    name: 'list_occupations',
+    method: 'GET',
+    path: '/reference/occupations',
+    auth: 'any',
+    cost: 'free',
+    costLine: 'Free: reference reads use no credits.',
+    summary: 'O*NET-SOC occupations whose title or job titles hold the words of q, best first, up to 200; each with its role family or null.',
+    tag: 'Reference',
+    proposable: false,
+    query: occupationsQuery,
+    response: { kind: 'json', status: 200, data: z.array(referenceOccupation), total: true, description: 'Matching occupations' },
+    async handler(ctx, { query }) {
+      const found = occupations()
+        .search(query.q ?? '', OCCUPATION_MATCH_LIMIT)
+        .map((o) => ({ code: o.code, title: o.title, family: o.family }));
       sendData(ctx, found, { total: found.length });
     },
   }),

@@ -139,6 +139,18 @@ export const operations = {
     "idempotencyKey": false,
     "response": "json"
   },
+  "list_places": {
+    "method": "GET",
+    "path": "/reference/places",
+    "idempotencyKey": false,
+    "response": "json"
+  },
+  "list_occupations": {
+    "method": "GET",
+    "path": "/reference/occupations",
+    "idempotencyKey": false,
+    "response": "json"
+  },
   "create_webhook": {
     "method": "POST",
     "path": "/webhooks",

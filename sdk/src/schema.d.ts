@@ -432,6 +432,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/reference/places": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Gazetteer places (GeoNames cities of 15,000+ people, first-level regions, countries) whose name starts with q, most populous first, up to 20.
+         * @description Free: reference reads use no credits. Any valid API key.
+         */
+        get: operations["list_places"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reference/occupations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * O*NET-SOC occupations whose title or job titles hold the words of q, best first, up to 200; each with its role family or null.
+         * @description Free: reference reads use no credits. Any valid API key.
+         */
+        get: operations["list_occupations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks": {
         parameters: {
             query?: never;
@@ -941,6 +981,21 @@ export interface components {
                 /** @enum {string} */
                 family?: "software_engineering" | "data_science" | "data_engineering" | "product_management" | "project_management" | "design" | "devops_sre" | "security" | "qa_testing" | "sales" | "marketing" | "customer_success" | "finance" | "accounting" | "hr_people" | "recruiting" | "legal" | "operations" | "supply_chain" | "healthcare_nursing" | "mechanical_engineering" | "electrical_engineering";
                 titles?: string[];
+                places?: (string | {
+                    name: string;
+                    /** @description Kilometres, 1–500; a city's default is 40 */
+                    radius_km?: number;
+                } | {
+                    /** @description A place id from GET /reference/places, e.g. geonames:2644688 */
+                    id: string;
+                    /** @description Kilometres, 1–500; a city's default is 40 */
+                    radius_km?: number;
+                } | {
+                    lat: number;
+                    lon: number;
+                    /** @description Kilometres, 1–500; a city's default is 40 */
+                    radius_km?: number;
+                })[];
                 /** @enum {string} */
                 metro?: "san-francisco-bay-area" | "san-jose" | "sacramento" | "los-angeles" | "san-diego" | "seattle" | "portland" | "new-york-city" | "boston" | "philadelphia" | "washington-dc" | "baltimore" | "chicago" | "austin" | "dallas-fort-worth" | "houston" | "san-antonio" | "denver" | "phoenix" | "salt-lake-city" | "las-vegas" | "atlanta" | "miami" | "tampa" | "orlando" | "charlotte" | "raleigh-durham" | "nashville" | "minneapolis" | "detroit" | "columbus" | "pittsburgh" | "st-louis" | "kansas-city" | "indianapolis" | "toronto" | "vancouver" | "montreal" | "ottawa" | "london" | "dublin" | "berlin" | "munich" | "amsterdam" | "paris" | "stockholm" | "madrid" | "barcelona" | "zurich" | "milan" | "warsaw" | "lisbon" | "bangalore" | "hyderabad" | "mumbai" | "pune" | "delhi-ncr" | "singapore" | "sydney" | "melbourne" | "tokyo" | "seoul" | "mexico-city" | "sao-paulo" | "buenos-aires" | "bogota" | "dubai" | "lagos";
                 locations?: ("san-francisco-bay-area" | "san-jose" | "sacramento" | "los-angeles" | "san-diego" | "seattle" | "portland" | "new-york-city" | "boston" | "philadelphia" | "washington-dc" | "baltimore" | "chicago" | "austin" | "dallas-fort-worth" | "houston" | "san-antonio" | "denver" | "phoenix" | "salt-lake-city" | "las-vegas" | "atlanta" | "miami" | "tampa" | "orlando" | "charlotte" | "raleigh-durham" | "nashville" | "minneapolis" | "detroit" | "columbus" | "pittsburgh" | "st-louis" | "kansas-city" | "indianapolis" | "toronto" | "vancouver" | "montreal" | "ottawa" | "london" | "dublin" | "berlin" | "munich" | "amsterdam" | "paris" | "stockholm" | "madrid" | "barcelona" | "zurich" | "milan" | "warsaw" | "lisbon" | "bangalore" | "hyderabad" | "mumbai" | "pune" | "delhi-ncr" | "singapore" | "sydney" | "melbourne" | "tokyo" | "seoul" | "mexico-city" | "sao-paulo" | "buenos-aires" | "bogota" | "dubai" | "lagos" | "Argentina" | "Australia" | "Brazil" | "Canada" | "Colombia" | "France" | "Germany" | "India" | "Ireland" | "Italy" | "Japan" | "Mexico" | "Netherlands" | "Nigeria" | "Poland" | "Portugal" | "Singapore" | "South Korea" | "Spain" | "Sweden" | "Switzerland" | "United Arab Emirates" | "United Kingdom" | "United States")[];
@@ -980,7 +1035,7 @@ export interface components {
         Empty: Record<string, never>;
         /** @description A scoring change: criteria and/or weights */
         ScoringChange: {
-            /** @description Partial criteria (null removes a field); titles, family, metro or locations changes are refused with needs_new_search */
+            /** @description Partial criteria (null removes a field); titles, family, places, metro or locations changes are refused with needs_new_search */
             criteria?: {
                 skills?: (".NET" | "3D Printing" | "A/B Testing" | "Accessibility" | "Account Management" | "Account-Based Marketing" | "Accounts Payable" | "Accounts Receivable" | "Adaptive Insights" | "Adobe After Effects" | "Adobe Creative Suite" | "Adobe Illustrator" | "Adobe Photoshop" | "Adobe XD" | "ADP" | "Advanced Cardiac Life Support" | "Agile" | "Altium Designer" | "Amazon Redshift" | "Amplitude" | "Analog Design" | "Anaplan" | "Angular" | "Ansible" | "ANSYS" | "Apache Airflow" | "Apache Flink" | "Apache Kafka" | "Apache Spark" | "API Testing" | "Appium" | "Applicant Tracking Systems" | "Argo CD" | "Asana" | "Auditing" | "AutoCAD" | "AutoCAD Electrical" | "AWS" | "Azure" | "B2B Sales" | "BambooHR" | "Bash" | "Basic Life Support" | "BDD" | "BigQuery" | "Bloomberg Terminal" | "Bookkeeping" | "Boolean Search" | "Brand Strategy" | "Budgeting" | "Burp Suite" | "Business Analysis" | "Business Process Mapping" | "C#" | "C++" | "Cadence" | "Campaign Management" | "Campus Recruiting" | "Candidate Experience" | "Care Planning" | "Cash Flow Management" | "CATIA" | "Cerner" | "Change Management" | "Churn Reduction" | "CI/CD" | "Circuit Design" | "Clinical Documentation" | "Closing" | "Cloud Security" | "Cold Calling" | "Commercial Law" | "Compensation & Benefits" | "Compliance" | "Computational Fluid Dynamics" | "Computer Vision" | "Conflict Resolution" | "Confluence" | "Consultative Selling" | "Content Marketing" | "Contract Drafting" | "Contract Negotiation" | "Control Systems" | "Conversion Rate Optimization" | "Copywriting" | "Corporate Finance" | "Corporate Governance" | "Corporate Law" | "Cost Accounting" | "Creo" | "Critical Care" | "CRM" | "Cross-Functional Leadership" | "Cryptography" | "CSS" | "Cucumber" | "Customer Education" | "Customer Experience" | "Customer Retention" | "Customer Success" | "Customer Support" | "Customs Compliance" | "Cypress" | "Data Analysis" | "Data Governance" | "Data Modeling" | "Data Privacy" | "Data Visualization" | "Data Warehousing" | "Databricks" | "Datadog" | "dbt" | "DCF Analysis" | "Deep Learning" | "Delta Lake" | "Demand Generation" | "Demand Planning" | "Dependency Management" | "Design for Manufacturing" | "Design Systems" | "Design Thinking" | "Dispute Resolution" | "Distribution" | "Diversity & Inclusion" | "Diversity Recruiting" | "Django" | "Docker" | "Due Diligence" | "E-Discovery" | "Electronic Medical Records" | "Email Marketing" | "Embedded C" | "Embedded Systems" | "Emergency Nursing" | "Employee Engagement" | "Employee Relations" | "Employer Branding" | "Employment Law" | "Endpoint Security" | "Enterprise Sales" | "Epic Systems" | "ERP" | "Escalation Management" | "ETL" | "Excel" | "Executive Search" | "Experimental Design" | "Figma" | "Financial Analysis" | "Financial Modeling" | "Financial Reporting" | "Finite Element Analysis" | "Fivetran" | "Fixed Assets" | "Fluid Mechanics" | "Forecasting" | "FP&A" | "FPGA" | "Freshdesk" | "Full-Cycle Recruiting" | "GAAP" | "Gainsight" | "GD&T" | "GDPR" | "General Ledger" | "Git" | "GitHub Actions" | "GitLab CI" | "Go" | "Go-to-Market Strategy" | "Gong" | "Google Ads" | "Google Analytics" | "Google Cloud" | "Google Sheets" | "Grafana" | "GraphQL" | "Greenhouse" | "Hadoop" | "Heat Transfer" | "Helm" | "HIPAA" | "Hive" | "HR Policies" | "HRIS" | "HTML" | "HubSpot" | "HVAC" | "Hyperion" | "Identity & Access Management" | "IFRS" | "Incident Management" | "Incident Response" | "Infection Control" | "Information Architecture" | "Infrastructure as Code" | "Intellectual Property" | "Interaction Design" | "Intercom" | "Intercompany Accounting" | "Internal Controls" | "Interviewing" | "Inventory Management" | "Investor Relations" | "InVision" | "ISO 27001" | "IV Therapy" | "Java" | "JavaScript" | "Jenkins" | "Jira" | "JMeter" | "Journey Mapping" | "JUnit" | "Jupyter" | "Kali Linux" | "Kanban" | "Kotlin" | "KPI Tracking" | "Kubernetes" | "LabVIEW" | "Large Language Models" | "Lead Generation" | "Lean Manufacturing" | "Lean Six Sigma" | "Learning & Development" | "Legal Research" | "Legal Writing" | "Lever" | "LexisNexis" | "Licensing" | "LinkedIn Recruiter" | "LinkedIn Sales Navigator" | "Linux" | "Litigation" | "Logistics" | "Looker" | "Machine Learning" | "Manual Testing" | "Market Research" | "Marketing Analytics" | "Marketing Automation" | "Marketo" | "Materials Science" | "MATLAB" | "MEDDIC" | "Medication Administration" | "Mergers & Acquisitions" | "Meta Ads" | "Metasploit" | "Microcontrollers" | "Microservices" | "Microsoft Project" | "Mixpanel" | "MLflow" | "MongoDB" | "Month-End Close" | "MRP" | "MySQL" | "Natural Language Processing" | "Negotiation" | "Net Promoter Score" | "NetSuite" | "Network Security" | "Networking" | "Nginx" | "NIST Cybersecurity Framework" | "Node.js" | "NumPy" | "Observability" | "Offer Negotiation" | "OKRs" | "Onboarding" | "Operations Management" | "Oracle Financials" | "Oracle SCM" | "OrCAD" | "Organizational Development" | "Oscilloscope" | "Outreach" | "OWASP" | "pandas" | "Patient Assessment" | "Patient Care" | "Patient Education" | "Payroll" | "PCB Design" | "Pediatrics" | "Penetration Testing" | "People Analytics" | "Performance Management" | "Performance Testing" | "Phlebotomy" | "Pipeline Management" | "Playwright" | "PLC Programming" | "PLM" | "PostgreSQL" | "Postman" | "Power BI" | "Power Electronics" | "Power Systems" | "Pricing Strategy" | "Process Improvement" | "Procurement" | "Product Analytics" | "Product Demonstrations" | "Product Design" | "Product Discovery" | "Product Marketing" | "Product Strategy" | "Program Management" | "Project Management" | "Project Planning" | "Prometheus" | "Prospecting" | "Prototyping" | "Public Relations" | "Puppet" | "Purchasing" | "pytest" | "Python" | "PyTorch" | "QuickBooks" | "R" | "React" | "Reconciliation" | "Recruitment Marketing" | "Redis" | "Regression Testing" | "Regulatory Compliance" | "Relationship Building" | "Release Planning" | "Renewals" | "Resource Planning" | "REST APIs" | "Revenue Operations" | "Revenue Recognition" | "RF Design" | "Risk Management" | "Roadmapping" | "Root Cause Analysis" | "Rust" | "S&OP" | "SaaS Sales" | "SAFe" | "Sales Forecasting" | "Salesforce" | "SAP" | "SAP SuccessFactors" | "Sarbanes-Oxley" | "Scala" | "scikit-learn" | "Scrum" | "Securities Law" | "Security Operations" | "Selenium" | "SEM" | "SEO" | "ServiceNow" | "SIEM" | "Siemens NX" | "Signal Processing" | "Simulink" | "Six Sigma" | "Sketch" | "Smartsheet" | "Snowflake" | "SOC 2" | "Social Media Marketing" | "SolidWorks" | "Solution Selling" | "Sourcing" | "SPICE" | "Splunk" | "Spring Boot" | "SQL" | "Stakeholder Management" | "Statistics" | "Status Reporting" | "Strategic Planning" | "Strategic Sourcing" | "Succession Planning" | "Supplier Relationship Management" | "Supply Chain Management" | "Swift" | "System Design" | "Tableau" | "Talent Management" | "Talent Mapping" | "Tax Preparation" | "Technical Recruiting" | "Technical Support" | "Telemetry" | "TensorFlow" | "Terraform" | "Territory Management" | "Test Automation" | "Test Planning" | "TestNG" | "TestRail" | "Thermodynamics" | "Threat Modeling" | "Time Series Analysis" | "Tolerance Analysis" | "Transportation Management" | "Treasury Management" | "Triage" | "Troubleshooting" | "TypeScript" | "Typography" | "Unit Testing" | "Upselling" | "Usability Testing" | "User Research" | "User Stories" | "Valuation" | "Variance Analysis" | "Vendor Management" | "Verilog" | "VHDL" | "Visual Design" | "Vital Signs Monitoring" | "Vue.js" | "Vulnerability Management" | "Warehouse Management" | "Waterfall" | "Westlaw" | "Wireframing" | "Wireshark" | "WordPress" | "Workday" | "Workflow Automation" | "Workforce Planning" | "Wound Care" | "Xero" | "XGBoost" | "Zendesk" | "Zero Trust")[] | null;
                 must_have_skills?: (".NET" | "3D Printing" | "A/B Testing" | "Accessibility" | "Account Management" | "Account-Based Marketing" | "Accounts Payable" | "Accounts Receivable" | "Adaptive Insights" | "Adobe After Effects" | "Adobe Creative Suite" | "Adobe Illustrator" | "Adobe Photoshop" | "Adobe XD" | "ADP" | "Advanced Cardiac Life Support" | "Agile" | "Altium Designer" | "Amazon Redshift" | "Amplitude" | "Analog Design" | "Anaplan" | "Angular" | "Ansible" | "ANSYS" | "Apache Airflow" | "Apache Flink" | "Apache Kafka" | "Apache Spark" | "API Testing" | "Appium" | "Applicant Tracking Systems" | "Argo CD" | "Asana" | "Auditing" | "AutoCAD" | "AutoCAD Electrical" | "AWS" | "Azure" | "B2B Sales" | "BambooHR" | "Bash" | "Basic Life Support" | "BDD" | "BigQuery" | "Bloomberg Terminal" | "Bookkeeping" | "Boolean Search" | "Brand Strategy" | "Budgeting" | "Burp Suite" | "Business Analysis" | "Business Process Mapping" | "C#" | "C++" | "Cadence" | "Campaign Management" | "Campus Recruiting" | "Candidate Experience" | "Care Planning" | "Cash Flow Management" | "CATIA" | "Cerner" | "Change Management" | "Churn Reduction" | "CI/CD" | "Circuit Design" | "Clinical Documentation" | "Closing" | "Cloud Security" | "Cold Calling" | "Commercial Law" | "Compensation & Benefits" | "Compliance" | "Computational Fluid Dynamics" | "Computer Vision" | "Conflict Resolution" | "Confluence" | "Consultative Selling" | "Content Marketing" | "Contract Drafting" | "Contract Negotiation" | "Control Systems" | "Conversion Rate Optimization" | "Copywriting" | "Corporate Finance" | "Corporate Governance" | "Corporate Law" | "Cost Accounting" | "Creo" | "Critical Care" | "CRM" | "Cross-Functional Leadership" | "Cryptography" | "CSS" | "Cucumber" | "Customer Education" | "Customer Experience" | "Customer Retention" | "Customer Success" | "Customer Support" | "Customs Compliance" | "Cypress" | "Data Analysis" | "Data Governance" | "Data Modeling" | "Data Privacy" | "Data Visualization" | "Data Warehousing" | "Databricks" | "Datadog" | "dbt" | "DCF Analysis" | "Deep Learning" | "Delta Lake" | "Demand Generation" | "Demand Planning" | "Dependency Management" | "Design for Manufacturing" | "Design Systems" | "Design Thinking" | "Dispute Resolution" | "Distribution" | "Diversity & Inclusion" | "Diversity Recruiting" | "Django" | "Docker" | "Due Diligence" | "E-Discovery" | "Electronic Medical Records" | "Email Marketing" | "Embedded C" | "Embedded Systems" | "Emergency Nursing" | "Employee Engagement" | "Employee Relations" | "Employer Branding" | "Employment Law" | "Endpoint Security" | "Enterprise Sales" | "Epic Systems" | "ERP" | "Escalation Management" | "ETL" | "Excel" | "Executive Search" | "Experimental Design" | "Figma" | "Financial Analysis" | "Financial Modeling" | "Financial Reporting" | "Finite Element Analysis" | "Fivetran" | "Fixed Assets" | "Fluid Mechanics" | "Forecasting" | "FP&A" | "FPGA" | "Freshdesk" | "Full-Cycle Recruiting" | "GAAP" | "Gainsight" | "GD&T" | "GDPR" | "General Ledger" | "Git" | "GitHub Actions" | "GitLab CI" | "Go" | "Go-to-Market Strategy" | "Gong" | "Google Ads" | "Google Analytics" | "Google Cloud" | "Google Sheets" | "Grafana" | "GraphQL" | "Greenhouse" | "Hadoop" | "Heat Transfer" | "Helm" | "HIPAA" | "Hive" | "HR Policies" | "HRIS" | "HTML" | "HubSpot" | "HVAC" | "Hyperion" | "Identity & Access Management" | "IFRS" | "Incident Management" | "Incident Response" | "Infection Control" | "Information Architecture" | "Infrastructure as Code" | "Intellectual Property" | "Interaction Design" | "Intercom" | "Intercompany Accounting" | "Internal Controls" | "Interviewing" | "Inventory Management" | "Investor Relations" | "InVision" | "ISO 27001" | "IV Therapy" | "Java" | "JavaScript" | "Jenkins" | "Jira" | "JMeter" | "Journey Mapping" | "JUnit" | "Jupyter" | "Kali Linux" | "Kanban" | "Kotlin" | "KPI Tracking" | "Kubernetes" | "LabVIEW" | "Large Language Models" | "Lead Generation" | "Lean Manufacturing" | "Lean Six Sigma" | "Learning & Development" | "Legal Research" | "Legal Writing" | "Lever" | "LexisNexis" | "Licensing" | "LinkedIn Recruiter" | "LinkedIn Sales Navigator" | "Linux" | "Litigation" | "Logistics" | "Looker" | "Machine Learning" | "Manual Testing" | "Market Research" | "Marketing Analytics" | "Marketing Automation" | "Marketo" | "Materials Science" | "MATLAB" | "MEDDIC" | "Medication Administration" | "Mergers & Acquisitions" | "Meta Ads" | "Metasploit" | "Microcontrollers" | "Microservices" | "Microsoft Project" | "Mixpanel" | "MLflow" | "MongoDB" | "Month-End Close" | "MRP" | "MySQL" | "Natural Language Processing" | "Negotiation" | "Net Promoter Score" | "NetSuite" | "Network Security" | "Networking" | "Nginx" | "NIST Cybersecurity Framework" | "Node.js" | "NumPy" | "Observability" | "Offer Negotiation" | "OKRs" | "Onboarding" | "Operations Management" | "Oracle Financials" | "Oracle SCM" | "OrCAD" | "Organizational Development" | "Oscilloscope" | "Outreach" | "OWASP" | "pandas" | "Patient Assessment" | "Patient Care" | "Patient Education" | "Payroll" | "PCB Design" | "Pediatrics" | "Penetration Testing" | "People Analytics" | "Performance Management" | "Performance Testing" | "Phlebotomy" | "Pipeline Management" | "Playwright" | "PLC Programming" | "PLM" | "PostgreSQL" | "Postman" | "Power BI" | "Power Electronics" | "Power Systems" | "Pricing Strategy" | "Process Improvement" | "Procurement" | "Product Analytics" | "Product Demonstrations" | "Product Design" | "Product Discovery" | "Product Marketing" | "Product Strategy" | "Program Management" | "Project Management" | "Project Planning" | "Prometheus" | "Prospecting" | "Prototyping" | "Public Relations" | "Puppet" | "Purchasing" | "pytest" | "Python" | "PyTorch" | "QuickBooks" | "R" | "React" | "Reconciliation" | "Recruitment Marketing" | "Redis" | "Regression Testing" | "Regulatory Compliance" | "Relationship Building" | "Release Planning" | "Renewals" | "Resource Planning" | "REST APIs" | "Revenue Operations" | "Revenue Recognition" | "RF Design" | "Risk Management" | "Roadmapping" | "Root Cause Analysis" | "Rust" | "S&OP" | "SaaS Sales" | "SAFe" | "Sales Forecasting" | "Salesforce" | "SAP" | "SAP SuccessFactors" | "Sarbanes-Oxley" | "Scala" | "scikit-learn" | "Scrum" | "Securities Law" | "Security Operations" | "Selenium" | "SEM" | "SEO" | "ServiceNow" | "SIEM" | "Siemens NX" | "Signal Processing" | "Simulink" | "Six Sigma" | "Sketch" | "Smartsheet" | "Snowflake" | "SOC 2" | "Social Media Marketing" | "SolidWorks" | "Solution Selling" | "Sourcing" | "SPICE" | "Splunk" | "Spring Boot" | "SQL" | "Stakeholder Management" | "Statistics" | "Status Reporting" | "Strategic Planning" | "Strategic Sourcing" | "Succession Planning" | "Supplier Relationship Management" | "Supply Chain Management" | "Swift" | "System Design" | "Tableau" | "Talent Management" | "Talent Mapping" | "Tax Preparation" | "Technical Recruiting" | "Technical Support" | "Telemetry" | "TensorFlow" | "Terraform" | "Territory Management" | "Test Automation" | "Test Planning" | "TestNG" | "TestRail" | "Thermodynamics" | "Threat Modeling" | "Time Series Analysis" | "Tolerance Analysis" | "Transportation Management" | "Treasury Management" | "Triage" | "Troubleshooting" | "TypeScript" | "Typography" | "Unit Testing" | "Upselling" | "Usability Testing" | "User Research" | "User Stories" | "Valuation" | "Variance Analysis" | "Vendor Management" | "Verilog" | "VHDL" | "Visual Design" | "Vital Signs Monitoring" | "Vue.js" | "Vulnerability Management" | "Warehouse Management" | "Waterfall" | "Westlaw" | "Wireframing" | "Wireshark" | "WordPress" | "Workday" | "Workflow Automation" | "Workforce Planning" | "Wound Care" | "Xero" | "XGBoost" | "Zendesk" | "Zero Trust")[] | null;
@@ -995,16 +1050,23 @@ export interface components {
                 /** @description Accepted only equal to the current value, and any change is refused (needs_new_search): leave it out */
                 family?: unknown;
                 /** @description Accepted only equal to the current value, and any change is refused (needs_new_search): leave it out */
+                places?: unknown;
+                /** @description Accepted only equal to the current value, and any change is refused (needs_new_search): leave it out */
                 metro?: unknown;
                 /** @description Accepted only equal to the current value, and any change is refused (needs_new_search): leave it out */
                 locations?: unknown;
             };
-            /** @description Weights 0–100; at least one must stay above 0 */
+            /** @description Weights 0–100, one per ranking signal; at least one must stay above 0 */
             weights?: {
+                /** @description The role: the average of the parts the search uses: the best match of the current title with a wanted title (alias-aware), the family (1 equal, 0.5 adjacent) and the seniority (1 listed, 0.5 one level away). Default 60. */
                 title?: number;
+                /** @description Where the person is: 1 within a city place’s radius, falling linearly to 0 at twice the radius; 1 inside a wanted region or country; the best of the wanted places. Default 20. */
                 location?: number;
+                /** @description Years of experience: 1 inside [min, max], falling linearly to 0 at 5 years outside. Default 5. */
                 years?: number;
+                /** @description Industry: 1 when the current industry is wanted, 0.5 when a past position’s is. Default 5. */
                 industry?: number;
+                /** @description Skills: the share of the wanted skills (skills and must-haves) the person lists. Default 10. */
                 skills?: number;
             };
         } & ({
@@ -1269,6 +1331,8 @@ export interface components {
         ResolvedCriteria: {
             family?: string;
             titles?: string[];
+            /** @description Every place the search wants, metro and locations included */
+            places?: components["schemas"]["ResolvedPlace"][];
             metro?: string;
             locations?: string[];
             industries?: string[];
@@ -1288,6 +1352,18 @@ export interface components {
              * @enum {string}
              */
             mode?: "database_only" | "live";
+        };
+        ResolvedPlace: {
+            /** @description geonames:<id>, admin1:<CC>.<code> or point:<lat>,<lon> */
+            id: string;
+            /** @description e.g. "Leeds, England, United Kingdom" */
+            name: string;
+            /** @enum {string} */
+            kind: "city" | "region" | "country";
+            lat: number;
+            lon: number;
+            /** @description Anywhere within this distance; null for a region or country (anywhere in it) */
+            radius_km: number | null;
         };
         SearchPass: {
             pass: number;
@@ -1534,6 +1610,27 @@ export interface components {
             };
         };
         Industries: string[];
+        ReferencePlace: {
+            /** @description geonames:<id>, usable in criteria places as {id, radius_km} */
+            id: string;
+            /** @description Name, region and country: "Leeds, England, United Kingdom" */
+            name: string;
+            /** @enum {string} */
+            kind: "city" | "region" | "country";
+            /** @description ISO 3166-1 alpha-2 */
+            country: string;
+            lat: number;
+            lon: number;
+            population: number;
+        };
+        ReferenceOccupation: {
+            /** @description O*NET-SOC 2019 code, e.g. 29-1051.00; usable in criteria occupations */
+            code: string;
+            /** @description The occupation's O*NET title */
+            title: string;
+            /** @description The role family it sits in, or null (most occupations sit in none) */
+            family: string | null;
+        };
         CreatedWebhook: {
             /** Format: uuid */
             id: string;
@@ -6703,6 +6800,390 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Industries"];
+                        meta: {
+                            request_id: string;
+                            /** @description How many items there are in all */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description error.code: `invalid_request` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "missing_api_key",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `api_access_disabled` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "api_access_disabled",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "service_unavailable",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_places: {
+        parameters: {
+            query: {
+                /** @description the start of a place name, any case, accents optional ("leed", "São Pa", "Bavaria", "UK") */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching places */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ReferencePlace"][];
+                        meta: {
+                            request_id: string;
+                            /** @description How many items there are in all */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description error.code: `invalid_request` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "missing_api_key",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `api_access_disabled` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "api_access_disabled",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "service_unavailable",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_occupations: {
+        parameters: {
+            query?: {
+                /** @description words of an occupation or job title ("pharmac", "truck driver"), or the start of an O*NET-SOC code ("29-10") */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching occupations */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ReferenceOccupation"][];
                         meta: {
                             request_id: string;
                             /** @description How many items there are in all */

@@ -19,6 +19,7 @@ import {
 import { SENIORITIES, type Seniority } from './profile';
 import { countryPlace, metroPlace, PLACE_RADIUS, resolvePlace, type PlaceInput, type ResolvedPlace } from '../reference/place-resolution';
 import { trimmedText } from './text';
+import { ONET_CODE, occupations } from '../reference/occupations';
 import { BRIEF_MAX_LENGTH, BRIEF_MIN_LENGTH } from '../briefs/brief-limits';
 
 /** Same shape as the API's `Problem` (api/validate.ts); kept here so the domain does not import the API layer. */
@@ -47,6 +48,7 @@ export const CRITERIA_BOUNDS = {
   industries: { maxItems: 20 },
   locations: { maxItems: 20 },
   places: { maxItems: 20 },
+  occupations: { maxItems: 10 },
   seniority: { maxItems: SENIORITIES.length },
   exclude_companies: { maxItems: 100, minLength: 1, maxLength: 200 },
   /** Length bound for the single reference-valued strings (family, metro, industry, skill, location). */
@@ -54,10 +56,12 @@ export const CRITERIA_BOUNDS = {
 } as const;
 
 /** Fields of which at least one must be present (non-empty) for a search to have something to look for. */
-export const SEARCHABLE_FIELDS = ['family', 'titles', 'skills', 'must_have_skills', 'industries'] as const;
+export const SEARCHABLE_FIELDS = ['family', 'occupations', 'titles', 'skills', 'must_have_skills', 'industries'] as const;
 
 export interface Criteria {
   family?: string;
+  /** O*NET-SOC 2019 codes (DESIGN.md §4a); `family` follows from them when one maps to a family. */
+  occupations?: string[];
   titles?: string[];
   /** Where people should be (DESIGN.md §4a); `metro` and `locations` are older shorthands for places. */
   places?: PlaceInput[];
@@ -104,6 +108,13 @@ function resolveCountry(value: string): string | undefined {
 /** A location is a metro (id, label, city or alias) or a country; metros win when both match. */
 function resolveLocation(value: string): string | undefined {
   return resolveMetroId(value) ?? resolveCountry(value);
+}
+
+/** An O*NET-SOC code with data ("29-1051.00"; the SOC form "29-1051" is its ".00" occupation). */
+function resolveOccupation(value: string): string | undefined {
+  const v = value.trim();
+  const code = /^\d{2}-\d{4}$/.test(v) ? `${v}.00` : v;
+  return ONET_CODE.test(code) && occupations().byCode(code) ? code : undefined;
 }
 
 function resolveSeniority(value: string): Seniority | undefined {
@@ -175,6 +186,26 @@ const criteriaObject = z.strictObject({
     (v) => `unknown role family ${quote(v)}; ${HINT_CRITERIA} (families)`,
     ROLE_FAMILIES.map((f) => f.id),
   ).optional(),
+  occupations: z
+    .array(
+      z
+        .string()
+        .trim()
+        .min(RB.minLength)
+        .max(RB.maxLength)
+        .describe('An O*NET-SOC 2019 code, e.g. 29-1051.00 (29-1051 is taken as 29-1051.00)')
+        .superRefine((v, ctx) => {
+          if (resolveOccupation(v) === undefined) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `unknown occupation ${quote(v)}: not an O*NET-SOC code with data; see GET /reference/occupations?q=`,
+              input: v,
+            });
+          }
+        }),
+    )
+    .max(CRITERIA_BOUNDS.occupations.maxItems)
+    .optional(),
   titles: z.array(trimmedText(TB.maxLength)).max(TB.maxItems).optional(),
   places: z.array(placeInput).max(CRITERIA_BOUNDS.places.maxItems).optional(),
   metro: referenceString(
@@ -295,8 +326,11 @@ function resolveCriteria(c: ParsedCriteria): ResolvedCriteria {
     shortlist_threshold: c.shortlist_threshold ?? CRITERIA_DEFAULTS.shortlist_threshold,
   };
   // Assigned in a fixed order so equal criteria serialise identically.
-  const family = c.family !== undefined ? resolveFamily(c.family)?.id : undefined;
+  const occupationCodes = canonList(c.occupations, resolveOccupation);
+  // The family follows from the occupations when one maps to a family and none is given.
+  const family = c.family !== undefined ? resolveFamily(c.family)?.id : occupationCodes?.map((code) => occupations().byCode(code)?.family).find((f) => !!f);
   if (family) out.family = family;
+  if (occupationCodes) out.occupations = occupationCodes;
   const titles = canonList(c.titles, (v) => v.replace(/\s+/g, ' '));
   if (titles) out.titles = titles;
   const metro = c.metro !== undefined ? resolveMetroId(c.metro) : undefined;
@@ -439,6 +473,15 @@ export function describeCriteria(): CriteriaDescription {
       required: false,
       description: 'Role family id (case-insensitive; the family label is accepted too).',
       allowed: ROLE_FAMILIES.map((f) => ({ id: f.id, label: f.label, titles: [...f.titles] })),
+    },
+    occupations: {
+      type: 'array',
+      items: 'string',
+      required: false,
+      description:
+        'O*NET-SOC 2019 occupations (codes such as 29-1051.00) of any role, inside the role families or not. A person of the same occupation matches it fully, one of the same SOC broad occupation (same first five digits) half. The family follows from an occupation that maps to one when no family is given; a role outside every family is searched by its occupation and titles alone.',
+      max_items: B.occupations.maxItems,
+      allowed: { lookup: 'GET /reference/occupations?q=' },
     },
     titles: {
       type: 'array',

@@ -13,6 +13,34 @@ export const criteriaReference = z
 
 export const industries = z.array(z.string()).meta({ id: 'Industries' });
 
+export const placesQuery = z.object({
+  q: z.string().trim().min(1).max(100).describe('the start of a place name, any case, accents optional ("leed", "São Pa", "Bavaria", "UK")'),
+});
+
+export const referencePlace = z
+  .strictObject({
+    id: z.string().describe('geonames:<id>, usable in criteria places as {id, radius_km}'),
+    name: z.string().describe('Name, region and country: "Leeds, England, United Kingdom"'),
+    kind: z.enum(['city', 'region', 'country']),
+    country: z.string().describe('ISO 3166-1 alpha-2'),
+    lat: z.number(),
+    lon: z.number(),
+    population: z.number().int(),
+  })
+  .meta({ id: 'ReferencePlace' });
+
+export const occupationsQuery = z.object({
+  q: z.string().trim().max(100).optional().describe('words of an occupation or job title ("pharmac", "truck driver"), or the start of an O*NET-SOC code ("29-10")'),
+});
+
+export const referenceOccupation = z
+  .strictObject({
+    code: z.string().describe('O*NET-SOC 2019 code, e.g. 29-1051.00; usable in criteria occupations'),
+    title: z.string().describe("The occupation's O*NET title"),
+    family: z.string().nullable().describe('The role family it sits in, or null (most occupations sit in none)'),
+  })
+  .meta({ id: 'ReferenceOccupation' });
+
 export const healthStatus = z
   .strictObject({
     ok: z.boolean(),

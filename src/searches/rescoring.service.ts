@@ -13,11 +13,11 @@ import { shortlistSnapshot, writeShortlistChanged, type ShortlistKind, type Shor
 /**
  * Scoring changes (preview and apply) and the shortlist that follows a re-score. A change may
  * touch weights, skills, must-have skills, years, industries and the threshold; titles, family,
- * places (metro, locations) decide who is found, so changing them needs a new search.
+ * occupations and places (metro, locations) decide who is found, so changing them needs a new search.
  */
 
 const CHANGEABLE = ['skills', 'must_have_skills', 'years_experience', 'industries', 'shortlist_threshold'] as const;
-const NEEDS_NEW_SEARCH = ['titles', 'family', 'places', 'metro', 'locations'] as const;
+const NEEDS_NEW_SEARCH = ['titles', 'family', 'occupations', 'places', 'metro', 'locations'] as const;
 const TOP_CHANGES = 10;
 
 export interface ScoringChange {

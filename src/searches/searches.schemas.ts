@@ -125,11 +125,12 @@ export const scoringChangeBody = z
         shortlist_threshold: nullableChange(criteriaFieldsSchema.shape.shortlist_threshold),
         titles: fixedField.optional(),
         family: fixedField.optional(),
+        occupations: fixedField.optional(),
         places: fixedField.optional(),
         metro: fixedField.optional(),
         locations: fixedField.optional(),
       })
-      .describe('Partial criteria (null removes a field); titles, family, places, metro or locations changes are refused with needs_new_search')
+      .describe('Partial criteria (null removes a field); titles, family, occupations, places, metro or locations changes are refused with needs_new_search')
       .optional(),
     weights: z
       .strictObject(signalWeights)
@@ -170,6 +171,7 @@ export const resolvedPlace = z
 export const resolvedCriteria = z
   .strictObject({
     family: z.string().optional(),
+    occupations: z.array(z.string()).optional().describe('O*NET-SOC codes'),
     titles: z.array(z.string()).optional(),
     places: z.array(resolvedPlace).optional().describe('Every place the search wants, metro and locations included'),
     metro: z.string().optional(),

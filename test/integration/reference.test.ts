@@ -2,6 +2,7 @@ import { INDUSTRIES, ROLE_FAMILIES } from '../../src/reference/taxonomy';
 import { parseCriteria } from '../../src/domain/criteria';
 import { keyFor, workspaceWithKey } from '../support/fixtures';
 import { startTestStack, type TestStack } from '../support/stack';
+import { workspaceWithMembers } from '../support/session';
 
 let stack: TestStack;
 let headers: Record<string, string>;
@@ -28,6 +29,8 @@ describe('GET /v1/reference/criteria', () => {
         'metro',
         'mode',
         'must_have_skills',
+        'occupations',
+        'places',
         'read_budget',
         'seniority',
         'shortlist_threshold',
@@ -57,5 +60,59 @@ describe('GET /v1/reference/industries', () => {
 
   it('needs a key', async () => {
     expect((await stack.request('GET', '/v1/reference/industries')).body.error.code).toBe('missing_api_key');
+  });
+});
+
+describe('GET /v1/reference/places', () => {
+  it('finds places anywhere by the start of a name, most populous first, up to 20', async () => {
+    const res = await stack.request('GET', '/v1/reference/places?q=leed', { headers });
+    expect(res.status).toBe(200);
+    expect(res.body.data[0]).toMatchObject({ name: 'Leeds, England, United Kingdom', kind: 'city', country: 'GB' });
+    expect(res.body.data[0].id).toMatch(/^geonames:\d+$/);
+    const springfield = (await stack.request('GET', '/v1/reference/places?q=Springfield', { headers })).body.data;
+    expect(springfield.length).toBeGreaterThan(3);
+    const populations = springfield.map((p: { population: number }) => p.population);
+    expect(populations).toEqual([...populations].sort((a, b) => b - a));
+    // Regions, countries, accents and short forms.
+    expect((await stack.request('GET', '/v1/reference/places?q=bavaria', { headers })).body.data[0]).toMatchObject({ kind: 'region', country: 'DE' });
+    expect((await stack.request('GET', '/v1/reference/places?q=Sao%20Paulo', { headers })).body.data[0].name).toMatch(/^São Paulo/);
+    expect((await stack.request('GET', '/v1/reference/places?q=UK', { headers })).body.data.map((p: { kind: string }) => p.kind)).toContain('country');
+    const many = (await stack.request('GET', '/v1/reference/places?q=s', { headers })).body;
+    expect(many.data).toHaveLength(20);
+    expect(many.meta.total).toBe(20);
+  });
+
+  it('takes a found id back in criteria places', async () => {
+    const [leeds] = (await stack.request('GET', '/v1/reference/places?q=Leeds', { headers })).body.data;
+    const parsed = parseCriteria({ titles: ['Web Designer'], places: [{ id: leeds.id, radius_km: 25 }] });
+    expect(parsed.ok && parsed.criteria.places).toEqual([{ id: leeds.id, name: leeds.name, kind: 'city', lat: leeds.lat, lon: leeds.lon, radius_km: 25 }]);
+  });
+
+  it('answers a clear 400 without q, and needs a key', async () => {
+    const res = await stack.request('GET', '/v1/reference/places', { headers });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid_request');
+    expect((await stack.request('GET', '/v1/reference/places?q=x')).body.error.code).toBe('missing_api_key');
+  });
+
+  it('serves the app through the session', async () => {
+    const members = await workspaceWithMembers(stack);
+    const res = await stack.request('GET', '/api/v1/reference/places?q=Lyon', { headers: members.viewer.headers });
+    expect(res.status).toBe(200);
+    expect(res.body.data[0].name).toMatch(/^Lyon, /);
+  });
+});
+
+describe('GET /v1/reference/occupations', () => {
+  it('finds O*NET-SOC occupations by words of a title or by code, with their family or null', async () => {
+    const pharmacists = (await stack.request('GET', '/v1/reference/occupations?q=pharmacist', { headers })).body.data;
+    expect(pharmacists[0]).toEqual({ code: '29-1051.00', title: 'Pharmacists', family: null });
+    const devs = (await stack.request('GET', '/v1/reference/occupations?q=software%20developer', { headers })).body.data;
+    expect(devs[0]).toMatchObject({ code: '15-1252.00', family: 'software_engineering' });
+    const byCode = (await stack.request('GET', '/v1/reference/occupations?q=53-3032', { headers })).body.data;
+    expect(byCode.map((o: { code: string }) => o.code)).toContain('53-3032.00');
+    const all = (await stack.request('GET', '/v1/reference/occupations', { headers })).body;
+    expect(all.data).toHaveLength(200);
+    expect((await stack.request('GET', '/v1/reference/occupations?q=zzqx', { headers })).body).toMatchObject({ data: [], meta: { total: 0 } });
   });
 });
