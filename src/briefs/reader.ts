@@ -349,6 +349,10 @@ export function extractCriteria(text: string): Extraction {
     criteria.family = role.family.id;
     confidence.family = role.family.confidence;
   }
+  if (role.occupations) {
+    criteria.occupations = role.occupations.codes;
+    confidence.occupations = role.occupations.confidence;
+  }
   if (role.titles) {
     criteria.titles = role.titles.titles;
     confidence.titles = role.titles.confidence;

@@ -11,13 +11,17 @@
  */
 import wordAbbreviationData from '../reference/data/title-word-abbreviations.json';
 import { ROLE_FAMILIES, SENIORITY_TITLE_WORDS, SENIORITY_YEARS, canonicalSkill, findFamily } from '../reference/taxonomy';
-import { BRIEF_SENIORITY_WORDS, FAMILY_AREAS, ROLE_PHRASES, SKILL_TITLE_HINTS, type RolePhrase } from '../reference/role-vocabulary';
+import { BRIEF_SENIORITY_WORDS, FAMILY_AREAS, NO_FAMILY, ROLE_PHRASES, SKILL_TITLE_HINTS, type RolePhrase } from '../reference/role-vocabulary';
+import { occupationVocabulary, type OccupationPhrase } from '../reference/occupation-titles';
+import { familyTitleOccupation, occupations } from '../reference/occupations';
 import { SENIORITIES, type Seniority } from '../domain/profile';
 import { departmentWords, similarRolePhrases, titleSimilarity, words } from '../ranking/title-match';
 import { editDistance } from '../domain/edit-distance';
 import { SpanClaims } from './span-claims';
 
 export const MAX_EXTRACTED_TITLES = 5;
+/** Occupations a brief is read as, at most. */
+const MAX_OCCUPATIONS = 3;
 
 // ---- tokens with positions ----
 
@@ -63,6 +67,8 @@ interface Tables {
   byWords: Map<string, RolePhrase[]>;
   /** Case-sensitive abbreviations, words as written joined by spaces → phrases. */
   byExact: Map<string, RolePhrase[]>;
+  /** The keys of the curated phrases (misspellings are corrected towards their words only). */
+  curatedKeys: Set<string>;
   /** Seniority words (lower-case words joined) → level. */
   levelWords: Map<string, Seniority>;
   /** Department words (lower-case words joined) → families. */
@@ -88,6 +94,25 @@ function phraseTables(): Tables {
     const map = p.exact ? byExact : byWords;
     map.set(key, [...(map.get(key) ?? []), p]);
   }
+  // The whole O*NET vocabulary (reference/occupation-titles.ts) after the curated phrases: a curated
+  // phrase keeps its reading; an O*NET title of an occupation outside the families reads as that
+  // occupation and is never evidence for a family ("head chef", "veterinary nurse").
+  const curatedKeys = new Set(byWords.keys());
+  const vocabulary = occupationVocabulary();
+  // Level words are levels, not the O*NET titles some of them also are ("Principal", "Apprentice").
+  const seniorityWords = new Set(
+    [...Object.values(BRIEF_SENIORITY_WORDS).flat(), ...Object.values(SENIORITY_TITLE_WORDS).flat()].map((w) => words(w).join(' ')),
+  );
+  for (const [map, phrases] of [
+    [byWords, vocabulary.byKey],
+    [byExact, vocabulary.byExact],
+  ] as const) {
+    for (const [key, p] of phrases) {
+      if (map.has(key) || key.split(' ').length > MAX_PHRASE_WORDS || seniorityWords.has(key.toLowerCase())) continue;
+      if (!p.exact && !key.includes(' ') && (GENERIC_WORDS.has(key) || !ROLE_NOUN.test(key))) continue;
+      map.set(key, [vocabularyPhrase(p)]);
+    }
+  }
   const levelWords = new Map<string, Seniority>();
   // Modifier levels only: "manager" or "director" next to a title make another title, not a level.
   for (const level of ['intern', 'junior', 'mid', 'senior', 'lead'] as const) {
@@ -105,8 +130,13 @@ function phraseTables(): Tables {
       if (/^[A-Z]{2,3}$/.test(a)) exactAreas.add(a);
     }
   }
-  tables = { byWords, byExact, levelWords, areas, exactAreas };
+  tables = { byWords, byExact, curatedKeys, levelWords, areas, exactAreas };
   return tables;
+}
+
+/** An O*NET vocabulary phrase as a role phrase: its family's, or NO_FAMILY outside the families. */
+function vocabularyPhrase(p: OccupationPhrase): RolePhrase {
+  return { phrase: p.phrase, family: p.family ?? NO_FAMILY, source: 'onet', exact: p.exact, occupations: p.codes };
 }
 
 // ---- context ----
@@ -119,6 +149,35 @@ const COLLEAGUE_CUES =
   /\b(?:(?:lead|leads|leading|manage|manages|managing|oversee|oversees|overseeing|grow|coach|coaching)\s+(?:a\s+(?:team\s+)?of\s+)?(?:\d+|a team|two|three|four|five|six|seven|eight|nine|ten|several)|with|alongside|partner(?:ing|s)? with|report(?:s|ing)? (?:in)?to|collaborat\w* with|work(?:ing)? closely with|support(?:s|ing)?|manag(?:ed|es|ing) by|hired by|team of|mentor(?:s|ing)?|fellow|other|between)\b/gi;
 /** Verbs that make the level word after them no level ("to lead Backend Engineer hiring"). */
 const VERB_BEFORE_LEAD = /\b(?:to|will|you'll|you will|help|helps|can|who|and)\s*$/i;
+
+/**
+ * A word that names a person by what they do ("carpenter", "pharmacist", "electrician", "chef"):
+ * one O*NET word outside the families counts only if it looks like one ("Class", "Hospital",
+ * "models" and "trained" are O*NET titles or parts of them, and no roles in a brief).
+ */
+const ROLE_NOUN =
+  /(?:er|or|ist|ian|ant|ent|eer|ee|man|men|woman|person|smith|wright|chef|cook|nurse|aide|clerk|guard|nanny|vet|judge|tutor|maid|pilot|host|coach|poet|scout|porter|usher|lawyer|priest|monk|nun|barista|medic|doctor|dentist|surgeon|midwife|rabbi|imam|pastor|chaplain|sheriff|marshal)s?$/;
+
+/** Whether a position is inside parentheses on its line. */
+function insideParentheses(text: string, at: number): boolean {
+  const line = text.slice(text.lastIndexOf('\n', at - 1) + 1, at);
+  return line.lastIndexOf('(') > line.lastIndexOf(')');
+}
+
+/** After a role noun that ends its phrase: punctuation, the end, or a joining word ("Teacher (cover)", "chef for"), not "server administration". */
+const ENDS_NOUN_PHRASE = /^(?:\s*$|\s*[^\s\p{L}\p{N}]|\s+(?:for|in|at|with|to|and|or|needed|wanted|required|position|role|job|opening|vacancy|from|on|near|based|who|wanted)\b)/iu;
+
+/**
+ * Where a role is named: right after a hiring word, or among the brief's first few words when it
+ * ends its phrase and no role was named before it ("Year 4 Class Teacher — Bristol"; not "Senior
+ * SRE: Linux server administration, Chef").
+ */
+function rolePosition(text: string, tokens: Token[], i: number, n: number, earlierRole: boolean): boolean {
+  const levels = levelsBefore(text, tokens, i);
+  if (/\b(?:hiring|looking for|seeking|need|needs|wanted|want|recruiting)\s+(?:an?\s+|\d+\s+|some\s+)?$/i.test(text.slice(Math.max(0, levels.from - 30), levels.from))) return true;
+  if (earlierRole || !ENDS_NOUN_PHRASE.test(text.slice(tokens[i + n - 1].end, tokens[i + n - 1].end + 12))) return false;
+  return tokens.findIndex((t) => t.start >= levels.from) <= 5 || text.length <= 60;
+}
 
 /** Where the last match of a cue ends in `before`, or -1. */
 function lastCueEnd(re: RegExp, before: string): number {
@@ -144,7 +203,7 @@ function contextWeight(text: string, start: number, end: number, firstLineEnd: n
   if (hiring > colleague) w *= 1.5;
   else if (colleague > hiring) w *= 0.3;
   // "not another accountant", "our CFO wants…", "(we place RNs, we don't need one)".
-  if (/\b(?:not|no|nor|never)\s+(?:an?\s+|another\s+|the\s+|any\s+|more\s+)?$/i.test(clause) || /\bour\s+$/i.test(clause)) w *= 0.3;
+  if (/\b(?:not|no|nor|never)\s+(?:an?\s+|another\s+|the\s+|any\s+|more\s+)?$/i.test(clause) || /\b(?:our|to the|from the|for the)\s+$/i.test(clause)) w *= 0.3;
   if (/^[^.;\n()]{0,30}?\b(?:don'?t|do not|doesn'?t|does not|not) need\b/i.test(text.slice(end, end + 60))) w *= 0.3;
   return w;
 }
@@ -158,12 +217,15 @@ let roleWords: { known: Set<string>; byFirst: Map<string, string[]>; heads: Map<
 /** The words of every role phrase, department and level word, by first letter; how often each ends a phrase. */
 function roleWordIndex() {
   if (!roleWords) {
-    const { byWords, levelWords, areas } = phraseTables();
-    const known = new Set([...byWords.keys(), ...levelWords.keys(), ...areas.keys()].flatMap((k) => k.split(' ')));
+    const { byWords, curatedKeys, levelWords, areas } = phraseTables();
+    // Corrected towards the curated words only (the O*NET vocabulary's 50,000 titles hold a near
+    // word for almost anything: "trained" → "trainer"); a word of any title is no misspelling.
+    const curatedWords = new Set([...curatedKeys, ...levelWords.keys(), ...areas.keys()].flatMap((k) => k.split(' ')));
+    const known = new Set([...curatedWords, ...[...byWords.keys()].flatMap((k) => k.split(' '))]);
     const byFirst = new Map<string, string[]>();
-    for (const w of known) if (w.length >= 5 && /^[a-z]+$/.test(w)) byFirst.set(w[0], [...(byFirst.get(w[0]) ?? []), w]);
+    for (const w of curatedWords) if (w.length >= 5 && /^[a-z]+$/.test(w)) byFirst.set(w[0], [...(byFirst.get(w[0]) ?? []), w]);
     const heads = new Map<string, number>();
-    for (const k of byWords.keys()) {
+    for (const k of curatedKeys) {
       const head = k.split(' ').at(-1) ?? '';
       heads.set(head, (heads.get(head) ?? 0) + 1);
     }
@@ -179,7 +241,9 @@ function roleWordIndex() {
  */
 function correction(word: string): string | undefined {
   const { known, byFirst, heads } = roleWordIndex();
-  if (word.length < 5 || !/^[a-z]+$/.test(word) || known.has(word) || (word.endsWith('s') && known.has(word.slice(0, -1)))) return undefined;
+  if (word.length < 6 || !/^[a-z]+$/.test(word) || known.has(word) || (word.endsWith('s') && known.has(word.slice(0, -1)))) return undefined;
+  // Verb forms and adverbs are words, not misspelt roles ("trained" is no "trainer").
+  if (/(?:ed|ing|ly)$/.test(word)) return undefined;
   const max = word.length >= 8 ? 2 : 1;
   // Nearest first; between equally near words, the one that ends more role phrases ("enginer" is
   // an "engineer", not an "engine"; "designr" a "designer", not a "design").
@@ -306,7 +370,10 @@ function exactMentions(text: string, tokens: Token[], firstLineEnd: number): Rol
         (lastLower ? byWords.get([...lower.slice(0, -1), lastLower].join(' ')) : undefined) ??
         byExact.get(written.join(' ')) ??
         (lastWritten ? byExact.get([...written.slice(0, -1), lastWritten].join(' ')) : undefined);
-      if (found) hit = { n, phrases: found };
+      // A two-letter abbreviation only O*NET knows is a state, a degree or a word as often as a role
+      // ("Boston, MA", "MA in economics"): it counts only opening the brief ("EA to the CEO", "PA to the MD").
+      const twoLetters = found?.every((p) => p.exact && p.occupations && p.phrase.replace(/[^A-Za-z]/g, '').length <= 2);
+      if (found && !(twoLetters && i > 0)) hit = { n, phrases: found };
     }
     if (!hit) {
       i += 1;
@@ -322,8 +389,19 @@ function exactMentions(text: string, tokens: Token[], firstLineEnd: number): Rol
     if (carried && !levels.includes(carried)) levels.push(carried);
     const window = tokens.slice(i, i + hit.n);
     const corrected = window.some((t) => t.corrected);
-    // "developer" or "engineer" alone says little ("developer tools", "our engineers").
+    // "developer" or "engineer" alone says little ("developer tools", "our engineers"); one word
+    // only O*NET knows as a title ("models", "closers", "hospital") names a role only where roles are named.
     const generic = hit.n === 1 && GENERIC_WORDS.has(first.lower) ? 0.6 : 1;
+    const named = rolePosition(text, tokens, i, hit.n, out.length > 0);
+    const outsideWord = hit.n === 1 && hit.phrases.every((p) => p.family === NO_FAMILY) && !named ? 0.25 : 1;
+    // An abbreviation only O*NET knows is often a certificate or a system ("CREST CRT/CCT", "(MLS ASCP)").
+    const vocabularyAbbreviation = !hit.phrases.every((p) => p.exact && p.occupations)
+      ? 1
+      : insideParentheses(text, first.start)
+        ? 0.2
+        : named
+          ? 1
+          : 0.5;
     out.push({
       start: before.from,
       end: last.end,
@@ -331,7 +409,7 @@ function exactMentions(text: string, tokens: Token[], firstLineEnd: number): Rol
       words: window.map((t) => t.lower).join(' '),
       phrases: hit.phrases,
       levels,
-      weight: contextWeight(text, before.from, last.end, firstLineEnd) * generic * (corrected ? 0.85 : 1),
+      weight: contextWeight(text, before.from, last.end, firstLineEnd) * generic * outsideWord * vocabularyAbbreviation * (corrected ? 0.85 : 1),
       via: 'exact',
       ...(corrected ? { corrected } : {}),
     });
@@ -357,8 +435,34 @@ const DEPARTMENT_HEADS: { words: string[]; level: Seniority }[] = [
   { words: ['manager', 'of'], level: 'manager' },
   { words: ['manager'], level: 'manager' },
 ];
-/** Level words after a department ("Engineering Manager", "Sales Director", "Marketing Lead"). */
-const DEPARTMENT_TAILS: Record<string, Seniority> = { manager: 'manager', director: 'director', lead: 'lead', head: 'director', leader: 'lead', vp: 'vp' };
+/**
+ * Words after a department that make it a role of the family: level words ("Engineering Manager",
+ * "Sales Director", "Marketing Lead") and role nouns with no level ("Marketing Officer", "Customer
+ * Service Adviser", "Mechanical Engineering Consultant", "HVAC Engineer").
+ */
+const DEPARTMENT_TAILS: Record<string, Seniority | undefined> = {
+  manager: 'manager',
+  director: 'director',
+  lead: 'lead',
+  head: 'director',
+  leader: 'lead',
+  vp: 'vp',
+  supervisor: 'manager',
+  officer: undefined,
+  adviser: undefined,
+  advisor: undefined,
+  consultant: undefined,
+  specialist: undefined,
+  coordinator: undefined,
+  assistant: undefined,
+  executive: undefined,
+  administrator: undefined,
+  engineer: undefined,
+  designer: undefined,
+  analyst: undefined,
+};
+/** Words that may stand between a department and its tail ("Audit Team Leader", "HVAC Systems Engineer"). */
+const TAIL_FILLERS = new Set(['team', 'systems', 'system', 'project', 'design', 'test', 'support', 'services', 'service']);
 
 function departmentMentions(text: string, tokens: Token[], firstLineEnd: number, taken: (start: number, end: number) => boolean): RoleMention[] {
   const { areas, exactAreas } = phraseTables();
@@ -372,12 +476,12 @@ function departmentMentions(text: string, tokens: Token[], firstLineEnd: number,
     }
     return undefined;
   };
-  const push = (from: Token, to: Token, families: string[], level: Seniority) => {
+  const push = (from: Token, to: Token, families: string[], level: Seniority | undefined) => {
     if (taken(from.start, to.end)) return;
     const phrases = families.map((family): RolePhrase => ({
       phrase: text.slice(from.start, to.end),
       family,
-      seniority: level,
+      ...(level ? { seniority: level } : {}),
       source: 'level-title',
       exact: false,
     }));
@@ -390,7 +494,7 @@ function departmentMentions(text: string, tokens: Token[], firstLineEnd: number,
         .map((t) => t.lower)
         .join(' '),
       phrases,
-      levels: [level],
+      levels: level ? [level] : [],
       weight: contextWeight(text, from.start, to.end, firstLineEnd),
       via: 'department',
     });
@@ -411,9 +515,13 @@ function departmentMentions(text: string, tokens: Token[], firstLineEnd: number,
     }
     const area = areaAt(i);
     if (area) {
-      const tail = tokens[i + area.n];
-      const level = tail ? DEPARTMENT_TAILS[tail.lower] : undefined;
-      if (tail && level) push(tokens[i], tail, area.families, level);
+      // "<area> manager", "<area> team leader", "<area> officer", "HVAC systems engineer".
+      let k = i + area.n;
+      while (k < tokens.length && k < i + area.n + 2 && TAIL_FILLERS.has(tokens[k].lower)) k++;
+      const tail = tokens[k];
+      if (tail && tail.lower in DEPARTMENT_TAILS) push(tokens[i], tail, area.families, DEPARTMENT_TAILS[tail.lower]);
+      else if (k > i + area.n && TAIL_FILLERS.has(tokens[k - 1].lower) && tokens[k - 1].lower in DEPARTMENT_TAILS)
+        push(tokens[i], tokens[k - 1], area.families, DEPARTMENT_TAILS[tokens[k - 1].lower]);
     }
   }
   return out;
@@ -421,6 +529,10 @@ function departmentMentions(text: string, tokens: Token[], firstLineEnd: number,
 
 /** Token positions the similarity fallback starts spans at, at most (24 opening words and 40 after hiring words). */
 const MAX_SIMILAR_STARTS = 64;
+/** An O*NET title counts as a likeness from this cosine (its 50,000 titles hold many near misses). */
+const OCCUPATION_SIMILARITY = 0.7;
+/** Spans compared with the whole O*NET vocabulary (a few milliseconds each), at most. */
+const MAX_OCCUPATION_QUERIES = 24;
 
 const STOP_SPAN_WORDS = new Set(
   'a an the and or in at for of to with we our you your is are be will who this that as on by from remote hybrid based office onsite role job position team hiring looking seeking need needed want wanted join years year experience plus asap urgently please person persons someone somebody people individual candidate candidates hire talent guy profile'.split(
@@ -434,15 +546,17 @@ const STOP_SPAN_WORDS = new Set(
  * opening counts when similar enough.
  */
 /** Dice overlap of two words' letter pairs: "enginer" and "engineer" agree, "build" and "engineer" do not. */
-function headAgrees(word: string, phrase: string): boolean {
-  const head = phrase.split(' ').at(-1) ?? '';
+function wordsAgree(a: string, b: string): boolean {
   const pairs = (w: string) => new Set(Array.from({ length: Math.max(0, w.length - 1) }, (_, i) => w.slice(i, i + 2)));
-  const a = pairs(word);
-  const b = pairs(head);
+  const x = pairs(a);
+  const y = pairs(b);
   let common = 0;
-  for (const x of a) if (b.has(x)) common += 1;
-  return a.size + b.size > 0 && (2 * common) / (a.size + b.size) >= 0.6;
+  for (const p of x) if (y.has(p)) common += 1;
+  return x.size + y.size > 0 && (2 * common) / (x.size + y.size) >= 0.6;
 }
+
+/** Whether a word agrees with a phrase's head (last) word. */
+const headAgrees = (word: string, phrase: string) => wordsAgree(word, phrase.split(' ').at(-1) ?? '');
 
 function similarMentions(
   text: string,
@@ -461,6 +575,7 @@ function similarMentions(
   const found: RoleMention[] = [];
   // The same words are looked up once ("find ing ion" repeated is one lookup).
   const nearest = new Map<string, ReturnType<typeof similarRolePhrases>>();
+  let occupationQueries = 0;
   for (const i of starts) {
     for (let n = 1; n <= 4 && i + n <= tokens.length; n++) {
       const span = tokens.slice(i, i + n);
@@ -475,10 +590,32 @@ function similarMentions(
       // The span must end in the phrase's head word, or near it: "backend enginer" is a
       // "backend engineer", "can build" is no "build engineer", "summer" no "summer associate".
       const key = written.toLowerCase();
-      if (!nearest.has(key)) nearest.set(key, similarRolePhrases(written, 5));
+      if (!nearest.has(key)) {
+        // The curated phrases and, for a bounded number of spans, the whole O*NET vocabulary.
+        const curated = similarRolePhrases(written, 5);
+        const onet =
+          ROLE_NOUN.test(last.lower) && occupationQueries++ < MAX_OCCUPATION_QUERIES
+            ? occupationVocabulary()
+                .similar(written, 5)
+                .filter((o) => !o.phrase.exact && o.similarity >= OCCUPATION_SIMILARITY)
+                .map((o) => ({ key: o.key, similarity: o.similarity, phrases: [vocabularyPhrase(o.phrase)] }))
+            : [];
+        nearest.set(
+          key,
+          [...curated, ...onet].sort((a, b) => b.similarity - a.similarity),
+        );
+      }
       const best = nearest
         .get(key)!
-        .find((c) => c.similarity >= threshold && c.key.split(' ').length <= n && !GENERIC_WORDS.has(c.key) && headAgrees(last.lower, c.key));
+        .find(
+          (c) =>
+            c.similarity >= threshold &&
+            c.key.split(' ').length <= n &&
+            !GENERIC_WORDS.has(c.key) &&
+            headAgrees(last.lower, c.key) &&
+            // "forestry adviser" is no "HR adviser": a two-word likeness agrees in its first word too.
+            (n === 1 || !c.key.includes(' ') || wordsAgree(first.lower, c.key.split(' ')[0])),
+        );
       if (!best) continue;
       const before = levelsBefore(text, tokens, i);
       found.push({
@@ -504,6 +641,34 @@ function similarMentions(
     kept.push(m);
   }
   return kept;
+}
+
+/** The opening words of a brief up to its first break ("Director of Pharmacy" of "Director of Pharmacy for a 300-bed hospital"). */
+const OPENING = /^[^,;:()\n—–|.!?]*?(?=\s+(?:for|in|at|with|to|near|needed|wanted|-)\b|[,;:()\n—–|.!?]|$)/i;
+/** The loosest likeness the last resort takes. */
+const LAST_RESORT_SIMILARITY = 0.5;
+
+function openingMention(text: string, tokens: Token[], firstLineEnd: number): RoleMention | undefined {
+  const written = OPENING.exec(text)?.[0].trim() ?? '';
+  if (written.length < 3 || written.split(/\s+/).length > 6) return undefined;
+  const best = occupationVocabulary()
+    .similar(written, 1)
+    .find((o) => !o.phrase.exact && o.similarity >= LAST_RESORT_SIMILARITY);
+  if (!best) return undefined;
+  const start = text.indexOf(written);
+  const i = tokens.findIndex((t) => t.start >= start);
+  const before = i >= 0 ? levelsBefore(text, tokens, i) : { levels: [], from: start };
+  return {
+    start,
+    end: start + written.length,
+    written,
+    words: words(written).join(' '),
+    phrases: [vocabularyPhrase(best.phrase)],
+    levels: before.levels,
+    weight: contextWeight(text, start, start + written.length, firstLineEnd) * best.similarity,
+    via: 'similar',
+    similarity: best.similarity,
+  };
 }
 
 // ---- skills as evidence ----
@@ -532,6 +697,8 @@ function skillEvidence(skills: readonly string[]): Map<string, number> {
 
 export interface RoleReadingResult {
   family?: { id: string; confidence: number };
+  /** O*NET-SOC codes of the role, most likely first (a role outside the families has only these). */
+  occupations?: { codes: string[]; confidence: number };
   titles?: { titles: string[]; confidence: number };
   seniority?: { levels: Seniority[]; confidence: number };
   /** Text spans of the role mentions, so skills and industries are not read inside them. */
@@ -541,6 +708,9 @@ export interface RoleReadingResult {
   /** The family vote, best first. */
   votes: [string, number][];
 }
+
+/** Whether only the O*NET vocabulary knows a mention's phrase (no curated reading of it). */
+const fromVocabularyOnly = (m: RoleMention) => m.phrases.every((p) => p.occupations !== undefined);
 
 /** Phrase of a mention that belongs to `family`, if any. */
 const phraseFor = (m: RoleMention, family: string) => m.phrases.find((p) => p.family === family);
@@ -648,11 +818,20 @@ export function readRole(
   correctRoleWords(text, tokens);
   const newline = text.search(/\n|(?<=[.!?])\s/);
   const firstLineEnd = newline < 0 ? text.length : Math.max(newline, 1);
-  const exact = exactMentions(text, tokens, firstLineEnd);
+  const allExact = exactMentions(text, tokens, firstLineEnd);
+  // A curated phrase is read before a department's words; a department's words before a title
+  // only the O*NET vocabulary knows ("Customer Service Manager" is customer success, not O*NET's
+  // office supervisors).
+  const curated = new SpanClaims(text.length);
+  for (const m of allExact) if (!fromVocabularyOnly(m)) curated.claim(m.start, m.end);
+  const department = departmentMentions(text, tokens, firstLineEnd, (s, e) => curated.overlaps(s, e));
+  // Only a department's manager-and-up or lead roles outrank O*NET ("security officer" stays a guard).
+  const byDepartment = new SpanClaims(text.length);
+  for (const m of department) if (m.levels.length) byDepartment.claim(m.start, m.end);
+  const exact = allExact.filter((m) => !fromVocabularyOnly(m) || !byDepartment.overlaps(m.start, m.end));
   const byExact = new SpanClaims(text.length);
   for (const m of exact) byExact.claim(m.start, m.end);
-  const department = departmentMentions(text, tokens, firstLineEnd, (s, e) => byExact.overlaps(s, e));
-  const known = [...exact, ...department];
+  const known = [...exact, ...department.filter((m) => m.levels.length || !byExact.overlaps(m.start, m.end))];
   const byKnown = new SpanClaims(text.length);
   for (const m of known) byKnown.claim(m.start, m.end);
   // Guess at unknown role words only when no role is named outright.
@@ -664,6 +843,12 @@ export function readRole(
   // word still agreeing), read with the low confidence its cosine gives.
   if (mentions.length === 0 && Math.max(0, ...skillEvidence(skills).values()) < SKILLS_ALONE) {
     mentions.push(...similarMentions(text, tokens, firstLineEnd, 0.45, () => false));
+  }
+  // Never refused for want of a known title: the opening words' nearest O*NET title, however loose
+  // ("Director of Pharmacy" is near "Manager of Pharmacy"), read with the low confidence its cosine gives.
+  if (mentions.length === 0 && Math.max(0, ...skillEvidence(skills).values()) < SKILLS_ALONE) {
+    const opening = openingMention(text, tokens, firstLineEnd);
+    if (opening) mentions.push(opening);
   }
   // The first role named outright is usually the one asked for ("PMM for developer tools").
   const opening = mentions.find((m) => m.weight >= 1);
@@ -678,13 +863,15 @@ export function readRole(
     for (const f of families) votes.set(f, (votes.get(f) ?? 0) + m.weight * share);
   }
   const bySkills = skillEvidence(skills);
-  const skillScale = mentions.length > 0 ? 0.08 : 0.25;
+  // Skills weigh less once a family's role is named; an outside occupation named does not lessen them.
+  const skillScale = mentions.some((m) => m.phrases.some((p) => p.family !== NO_FAMILY)) ? 0.08 : 0.25;
   for (const [f, e] of bySkills) votes.set(f, (votes.get(f) ?? 0) + e * skillScale);
   const order = new Map(ROLE_FAMILIES.map((f, i) => [f.id, i]));
   const ranked = [...votes].sort((a, b) => b[1] - a[1] || (order.get(a[0]) ?? 0) - (order.get(b[0]) ?? 0));
   const top = ranked[0];
   if (!top) return { spans, mentions, votes: ranked };
   const [family, points] = top;
+  if (family === NO_FAMILY) return outsideReading(text, mentions, { spans, mentions, votes: ranked }, years);
   const ofFamily = mentions.filter((m) => phraseFor(m, family));
   const runnerUp = ranked[1]?.[1] ?? 0;
 
@@ -721,9 +908,83 @@ export function readRole(
     const sure = titled.some((t) => t.m.via === 'exact' && !t.m.corrected && phraseFor(t.m, family)!.source !== 'onet');
     result.titles = { titles: titles.slice(0, MAX_EXTRACTED_TITLES), confidence: sure ? 0.9 : titled.length ? 0.75 : 0.6 };
   }
+  // Occupations: those of the base titles read (the reviewed table the corpus also uses), else
+  // those the mentions' O*NET titles name.
+  const codes = new Set(titles.map((t) => familyTitleOccupation(family, t)).filter((c): c is string => !!c));
+  if (codes.size === 0) for (const code of codeVotes(ofFamily, family)) codes.add(code);
+  if (codes.size > 0) result.occupations = { codes: [...codes].slice(0, MAX_OCCUPATIONS), confidence: Math.min(confidence, result.titles?.confidence ?? 0.7) };
 
-  // Seniority: the levels stated with the strongest mentions of the family; else a level phrase.
   const leading = ofFamily.filter((m) => m.weight >= strongest * 0.75);
+  const seniority = readSeniority(text, leading, years);
+  if (seniority) result.seniority = seniority;
+  return result;
+}
+
+/** The O*NET-SOC codes the mentions' phrases of a family (or NO_FAMILY) name, most weight first: those within half the best. */
+function codeVotes(mentions: readonly RoleMention[], family: string): string[] {
+  const votes = new Map<string, number>();
+  for (const m of mentions) for (const c of phraseFor(m, family)?.occupations ?? []) votes.set(c.code, (votes.get(c.code) ?? 0) + m.weight * c.weight);
+  // A stable sort: equal votes keep the phrases' order (likeliest, then most employed, first).
+  const ranked = [...votes].sort((a, b) => b[1] - a[1]);
+  return ranked.filter(([, v]) => v >= ranked[0][1] * 0.5).map(([code]) => code);
+}
+
+/** An abbreviation's words from the occupation's O*NET titles ("LPN" → "Licensed Practical Nurse"), or undefined. */
+function expansionOf(abbreviation: string, code: string): string | undefined {
+  const letters = abbreviation.replace(/[^A-Za-z]/g, '').toLowerCase();
+  return occupations()
+    .titles()
+    .find(
+      (t) =>
+        t.code === code &&
+        !/[()]/.test(t.title) &&
+        words(t.title)
+          .map((w) => w[0])
+          .join('') === letters,
+    )?.title;
+}
+
+/** A title as the search should look for it: as written without its level words, in title case; an abbreviation spelt out. */
+function titleAsWritten(m: RoleMention, code: string | undefined): string {
+  const p = phraseFor(m, NO_FAMILY)!;
+  if (p.exact && code) return expansionOf(m.written, code) ?? m.written;
+  const cleaned = m.written.replace(/\s+/g, ' ').trim();
+  return cleaned === cleaned.toLowerCase() ? cleaned.replace(/(^|[\s-])(\p{L})/gu, (_, sep: string, c: string) => sep + c.toUpperCase()) : cleaned;
+}
+
+/**
+ * A role outside every family ("head chef", "pharmacist", "CDL-A truck driver"): its occupations by
+ * the weight of the mentions naming them, its titles as written, its levels. No family: the words
+ * that name it are no evidence for one.
+ */
+function outsideReading(
+  text: string,
+  mentions: readonly RoleMention[],
+  base: Pick<RoleReadingResult, 'spans' | 'mentions' | 'votes'>,
+  years: { min: number; max?: number } | undefined,
+): RoleReadingResult {
+  const outside = mentions.filter((m) => phraseFor(m, NO_FAMILY));
+  const strongest = Math.max(...outside.map((m) => m.weight));
+  const leading = outside.filter((m) => m.weight >= strongest * 0.75).sort((a, b) => b.weight - a.weight || a.start - b.start);
+  // The occupations of the strongest mention ("lead carpenter", not also "home builder" further on).
+  const codes = codeVotes(leading.slice(0, 1), NO_FAMILY).slice(0, MAX_OCCUPATIONS);
+  const sure = leading.some((m) => m.via === 'exact' && !m.corrected);
+  const similarity = Math.max(0, ...leading.map((m) => m.similarity ?? 0));
+  const confidence = sure ? 0.85 : round2(Math.min(0.8, 0.2 + similarity * 0.7));
+  const titles: string[] = [];
+  for (const m of leading.filter((x) => phraseFor(x, NO_FAMILY)!.occupations?.some((c) => codes.includes(c.code)))) {
+    const title = titleAsWritten(m, codes[0]);
+    if (!titles.some((t) => t.toLowerCase() === title.toLowerCase())) titles.push(title);
+  }
+  const result: RoleReadingResult = { ...base, occupations: { codes, confidence } };
+  if (titles.length) result.titles = { titles: titles.slice(0, MAX_EXTRACTED_TITLES), confidence };
+  const seniority = readSeniority(text, leading, years);
+  if (seniority) result.seniority = seniority;
+  return result;
+}
+
+/** The levels stated with the leading mentions; else a level phrase; else what a range of years implies. */
+function readSeniority(text: string, leading: readonly RoleMention[], years: { min: number; max?: number } | undefined): RoleReadingResult['seniority'] {
   const levels = new Set(leading.flatMap((m) => m.levels));
   if (levels.size === 0) for (const l of statedLevels(text)) levels.add(l);
   let implied = false;
@@ -734,12 +995,10 @@ export function readRole(
     for (const level of YEARS_LEVELS) if (SENIORITY_YEARS[level][0] <= middle && middle <= SENIORITY_YEARS[level][1]) levels.add(level);
     implied = true;
   }
-  if (levels.size > 0 && levels.size <= 3) {
-    const sorted = SENIORITIES.filter((s) => levels.has(s));
-    const fromMention = leading.some((m) => m.levels.length > 0);
-    result.seniority = { levels: sorted, confidence: implied ? 0.6 : fromMention ? (sorted.length === 1 ? 0.85 : 0.75) : 0.7 };
-  }
-  return result;
+  if (levels.size === 0 || levels.size > 3) return undefined;
+  const sorted = SENIORITIES.filter((s) => levels.has(s));
+  const fromMention = leading.some((m) => m.levels.length > 0);
+  return { levels: sorted, confidence: implied ? 0.6 : fromMention ? (sorted.length === 1 ? 0.85 : 0.75) : 0.7 };
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;

@@ -5,13 +5,12 @@
  * May 2024, src/reference/data/occupations), with its real titles, O*NET skills and technology,
  * and employers of plausible industries (src/corpus/data/occupation-groups.json).
  */
-import familyOccupationData from './data/family-title-occupations.json';
 import familyTextData from './data/family-text.json';
 import occupationGroupData from './data/occupation-groups.json';
 import { COMPANIES_BY_INDUSTRY } from './companies';
 import { cumulative } from './rng';
 import type { Seniority } from '../domain/profile';
-import { occupations, type Occupation } from '../reference/occupations';
+import { familyTitleOccupation, occupations, type Occupation } from '../reference/occupations';
 import { ROLE_FAMILIES, SENIORITIES, buildTitle, detectSeniority } from '../reference/taxonomy';
 
 /** The sentences and degrees of a role. */
@@ -57,7 +56,6 @@ export interface RoleSpec {
 }
 
 const FAMILY_TEXT: Record<string, Omit<RoleText, 'noDegree'> & { weight: number }> = familyTextData;
-const FAMILY_OCCUPATIONS: Record<string, Record<string, string>> = familyOccupationData.titles;
 const GROUPS: Record<string, { industries: string[]; fields: string[] }> = occupationGroupData.groups;
 
 const weightsOf = (w: Partial<Record<Seniority, number>>) => cumulative(SENIORITIES.map((s) => w[s] ?? 0));
@@ -76,7 +74,6 @@ function familyRoles(): RoleSpec[] {
     if (!text) throw new Error(`corpus roles: no texts for family ${f.id}`);
     if (companies[i].length === 0) throw new Error(`corpus roles: no companies for family ${f.id}`);
     const adjacent = f.adjacent.map((id) => index.get(id)).filter((x): x is number => x !== undefined);
-    const codes = FAMILY_OCCUPATIONS[f.id] ?? {};
     return {
       family: f.id,
       // Nurses always hold a degree (nearly: 7 % have none in other families).
@@ -85,7 +82,7 @@ function familyRoles(): RoleSpec[] {
       extraSkills: adjacent.map((a) => ROLE_FAMILIES[a].skills),
       baseTitles: f.titles,
       occupationOf(base) {
-        const code = codes[base];
+        const code = familyTitleOccupation(f.id, base);
         const o = code ? occupations().byCode(code) : undefined;
         if (!o) throw new Error(`corpus roles: no occupation for ${f.id} title ${base}`);
         return { onet_code: o.code, title: o.title };

@@ -140,14 +140,15 @@ export async function rankedStatement(db: Db, q: RankedQuery, opts: { offset: nu
   // Who can be a candidate at all; the place only ranks (a wanted title or level elsewhere
   // can beat the wrong role in the wanted city).
   const relevance =
-    q.family || q.titles.length
-      ? 'family = any(:families::text[]) or search_vector @@ any(q.titles)'
+    q.family || q.titles.length || q.occupations.length
+      ? 'family = any(:families::text[]) or search_vector @@ any(q.titles) or onet_code = any(:occupationsAll::text[])'
       : q.skills.length
         ? 'skills && :skillsAnyCase::text[]'
         : 'lower(industry) = any(:industries::text[])';
   const bindings: Record<string, unknown> = {
     titles: q.titles,
     families: [q.family, ...q.adjacentFamilies].filter((f): f is string => f !== null),
+    occupationsAll: q.occupationNeighbours,
     skillsAnyCase: [...new Set([...q.skills, ...lowerSkills])],
     industries: q.industries.map((x) => x.toLowerCase()),
     excluded: q.excludedCompanies,

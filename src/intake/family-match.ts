@@ -1,4 +1,5 @@
 import type { RoleFamilyRow } from '../db/role-family.repository';
+import { occupations } from '../reference/occupations';
 
 const norm = (s: string) =>
   s
@@ -42,4 +43,24 @@ export function closestFamilies(families: RoleFamilyRow[], name: string, count =
     .sort((a, b) => b.score - a.score || a.f.family_id.localeCompare(b.f.family_id))
     .slice(0, count)
     .map((s) => s.f);
+}
+
+/**
+ * Families near occupations that sit in none (a pharmacist, a chef): the workspace's families of
+ * the occupations in the same SOC minor group ("29-1…": healthcare practitioners), then major group,
+ * most occupations first; up to `count`.
+ */
+export function familiesNearOccupations(families: RoleFamilyRow[], codes: readonly string[], count = 3): RoleFamilyRow[] {
+  const score = new Map<string, number>();
+  for (const code of codes) {
+    for (const o of occupations().all) {
+      if (!o.family) continue;
+      const weight = o.code.slice(0, 4) === code.slice(0, 4) ? 10 : o.code.slice(0, 3) === code.slice(0, 3) ? 1 : 0;
+      if (weight) score.set(o.family, (score.get(o.family) ?? 0) + weight);
+    }
+  }
+  return families
+    .filter((f) => score.has(f.family_id))
+    .sort((a, b) => score.get(b.family_id)! - score.get(a.family_id)! || a.family_id.localeCompare(b.family_id))
+    .slice(0, count);
 }

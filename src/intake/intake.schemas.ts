@@ -52,7 +52,7 @@ export type Chip = (typeof CHIPS)[number];
 /** Which criteria fields resolve each chip, and whether a launch needs the chip confirmed. */
 export const CHIP_FIELDS: Record<Chip, { fields: string[]; required: boolean }> = {
   location: { fields: ['places', 'metro', 'locations'], required: true },
-  job_title: { fields: ['family', 'titles'], required: true },
+  job_title: { fields: ['family', 'occupations', 'titles'], required: true },
   years_experience: { fields: ['years_experience'], required: false },
   industry: { fields: ['industries'], required: false },
   skills: { fields: ['skills', 'must_have_skills'], required: false },

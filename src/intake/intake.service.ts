@@ -7,7 +7,7 @@ import { roleFamilyRepository, type RoleFamilyRow } from '../db/role-family.repo
 import { AppError } from '../domain/errors';
 import type { BriefReader } from '../briefs/brief-reader';
 import { callTool, openaiClient, type ToolCallAnswer } from '../providers/openai';
-import { closestFamilies, findWorkspaceFamily } from './family-match';
+import { closestFamilies, familiesNearOccupations, findWorkspaceFamily } from './family-match';
 import { CHIP_FIELDS, CHIPS, intakeToolInput, intakeToolParameters, type Chip, type IntakeToolInput, type Reader } from './intake.schemas';
 
 /**
@@ -166,6 +166,10 @@ function present(input: IntakeToolInput, raw: Record<string, unknown>, families:
       familyUnresolved = true;
       familySuggestions = closestFamilies(families, family).map((f) => ({ id: f.family_id, label: f.label }));
     }
+  } else if (Array.isArray(fields.occupations) && fields.occupations.length > 0) {
+    // A role outside every family (a pharmacist): searched by its occupation; the families nearest it are offered.
+    familyUnresolved = true;
+    familySuggestions = familiesNearOccupations(families, fields.occupations).map((f) => ({ id: f.family_id, label: f.label }));
   }
   const present = (field: string) => {
     const v = criteria[field];

@@ -4,6 +4,7 @@
  * The estimate itself is the signals' SQL terms (signals.ts), composed by peopleRepository.ranked.
  */
 import { findFamily } from '../reference/taxonomy';
+import { broadNeighbours } from '../reference/occupations';
 import { FAMILY_UMBRELLA_TITLES } from '../reference/role-vocabulary';
 import type { ResolvedCriteria } from '../domain/criteria';
 import { SENIORITIES } from '../domain/profile';
@@ -50,6 +51,8 @@ export function rankedQuery(criteria: ResolvedCriteria, weights?: Partial<Scorin
     family: family?.id ?? null,
     adjacentFamilies: family?.adjacent ?? [],
     titles: titlesToFind(criteria),
+    occupations: criteria.occupations ?? [],
+    occupationNeighbours: broadNeighbours(criteria.occupations ?? []),
     seniorities,
     nearSeniorities: near,
     places: placeQuery(placesOf(criteria)),

@@ -14,6 +14,7 @@ import { SENIORITIES, type PersonProfile, type Seniority } from '../domain/profi
 import { findFamily } from '../reference/taxonomy';
 import { locationSql, placesOf, scoreLocation, type PlaceQuery } from './location';
 import { titleMatch } from './title-match';
+import { broadOccupationOf, occupations, socOf } from '../reference/occupations';
 
 export interface SignalScore {
   /** 0–1. */
@@ -30,6 +31,10 @@ export interface RankedQuery {
   adjacentFamilies: string[];
   /** Wanted titles as the corpus writes them: a person's title matches one when it has all of its words. */
   titles: string[];
+  /** Wanted O*NET-SOC codes, most wanted first. */
+  occupations: string[];
+  /** Every code of the wanted codes' SOC broad occupations ("29-105…"), for the index. */
+  occupationNeighbours: string[];
   seniorities: string[];
   /** Levels one step from a wanted one (half a match, as the scorer counts them). */
   nearSeniorities: string[];
@@ -82,6 +87,15 @@ function seniorityMatch(person: unknown, wanted: readonly Seniority[]): number {
   if (idx < 0) return 0;
   if (wanted.includes(person as Seniority)) return 1;
   return wanted.some((w) => Math.abs(SENIORITIES.indexOf(w) - idx) === 1) ? 0.5 : 0;
+}
+
+/** How near a person's occupation is to the wanted ones (the scorer's rule; the SQL twin is in SIGNALS). */
+export function occupationMatch(code: string, wanted: readonly string[]): number {
+  if (wanted.length === 0 || code === '') return 0;
+  if (code === wanted[0]) return 1;
+  if (wanted.includes(code)) return 0.8;
+  if (wanted.some((w) => socOf(w) === socOf(code))) return 0.75;
+  return wanted.some((w) => broadOccupationOf(w) === broadOccupationOf(code)) ? 0.5 : 0;
 }
 
 /** The skills a search asks for: skills and must-haves, de-duplicated case-insensitively. */
@@ -170,6 +184,38 @@ export const SIGNALS = [
           titleAdjacent: q.adjacentFamilies,
           titleSeniorities: q.seniorities,
           titleNearSeniorities: q.nearSeniorities,
+        },
+      }),
+    },
+  },
+  {
+    name: 'occupation',
+    defaultWeight: 20,
+    describes:
+      'The occupation (O*NET-SOC 2019): 1 for the first wanted code, 0.8 for another wanted code, 0.75 for the same SOC occupation (another O*NET speciality of it), 0.5 for the same SOC broad occupation.',
+    applies: (c) => nonEmpty(c.occupations),
+    score(profile, c) {
+      const occupation = (profile as { occupation?: unknown }).occupation as { onet_code?: unknown; title?: unknown } | null | undefined;
+      const code = str(occupation?.onet_code);
+      const wanted = c.occupations ?? [];
+      const named = (x: string) => `${occupations().byCode(x)?.title ?? x} ${x.replace(/\.00$/, '')}`;
+      if (code === '') return { match: 0, reason: 'no occupation on profile' };
+      const match = occupationMatch(code, wanted);
+      const title = str(profile.title);
+      const own = `${title ? `${title}: ` : ''}occupation ${named(code)}`;
+      if (match >= 0.8) return { match, reason: own };
+      if (match > 0) return { match, reason: `${own}, near ${named(wanted[0])}` };
+      return { match, reason: `${own}, not ${named(wanted[0])}` };
+    },
+    retrieval: {
+      sql: (q) => ({
+        sql: `(case when onet_code = :occFirst then 1 when onet_code = any(:occWanted::text[]) then 0.8
+               when left(onet_code, 7) = any(:occSoc::text[]) then 0.75 when onet_code = any(:occNeighbours::text[]) then 0.5 else 0 end)`,
+        bindings: {
+          occFirst: q.occupations[0] ?? '',
+          occWanted: q.occupations,
+          occSoc: q.occupations.map(socOf),
+          occNeighbours: q.occupationNeighbours,
         },
       }),
     },

@@ -7,16 +7,14 @@
  *    Engineer" and "Backend Developer" share the word that matters;
  *  - `canonicalRoles`: the known phrase a title is, or contains ("Sr. iOS Developer, Payments" →
  *    alias "iOS developer" → Mobile Engineer of software engineering);
- *  - `similarRolePhrases`: the nearest known phrases by character-trigram TF-IDF cosine, for role
- *    words that match nothing exactly ("data scienist", "server side dev").
- * Hand-written rather than a fuzzy-search library: the cosine is bounded (0–1) and so doubles as
- * the reader's confidence, and an inverted index over the few thousand phrases answers in well
- * under a millisecond; Fuse.js scans every phrase per query and MiniSearch's BM25 scores are
- * unbounded.
+ *  - `similarRolePhrases`: the nearest known phrases by character-trigram TF-IDF cosine
+ *    (reference/trigram-index.ts), for role words that match nothing exactly ("data scienist",
+ *    "server side dev").
  */
 import { SENIORITY_TITLE_WORDS } from '../reference/taxonomy';
 import { BRIEF_SENIORITY_WORDS, FAMILY_UMBRELLA_TITLES, ROLE_PHRASES, type RolePhrase, type RolePhraseSource } from '../reference/role-vocabulary';
 import type { Seniority } from '../domain/profile';
+import { trigramIndex, type TrigramIndex } from '../reference/trigram-index';
 
 // ---- tokens ----
 
@@ -172,44 +170,13 @@ export function canonicalRoles(title: string): RoleReading | undefined {
 
 // ---- character-trigram TF-IDF ----
 
-interface TrigramIndex {
-  keys: string[];
-  postings: Map<string, { doc: number; weight: number }[]>;
-  idf: Map<string, number>;
-  maxIdf: number;
-}
-
-function trigrams(text: string): Map<string, number> {
-  const padded = ` ${text} `;
-  const out = new Map<string, number>();
-  for (let i = 0; i + 3 <= padded.length; i++) {
-    const g = padded.slice(i, i + 3);
-    out.set(g, (out.get(g) ?? 0) + 1);
+let phraseTrigrams: { keys: string[]; index: TrigramIndex } | undefined;
+function trigramIdx() {
+  if (!phraseTrigrams) {
+    const keys = [...phraseIndex().byKey.keys()];
+    phraseTrigrams = { keys, index: trigramIndex(keys) };
   }
-  return out;
-}
-
-let trigramIndex: TrigramIndex | undefined;
-function trigramIdx(): TrigramIndex {
-  if (trigramIndex) return trigramIndex;
-  const keys = [...phraseIndex().byKey.keys()];
-  const grams = keys.map(trigrams);
-  const df = new Map<string, number>();
-  for (const g of grams) for (const t of g.keys()) df.set(t, (df.get(t) ?? 0) + 1);
-  const idf = new Map<string, number>();
-  for (const [t, n] of df) idf.set(t, Math.log(1 + keys.length / n));
-  const postings = new Map<string, { doc: number; weight: number }[]>();
-  grams.forEach((g, doc) => {
-    const weighted = [...g].map(([t, tf]) => [t, tf * idf.get(t)!] as const);
-    const norm = Math.sqrt(weighted.reduce((s, [, w]) => s + w * w, 0));
-    for (const [t, w] of weighted) {
-      let list = postings.get(t);
-      if (!list) postings.set(t, (list = []));
-      list.push({ doc, weight: w / norm });
-    }
-  });
-  trigramIndex = { keys, postings, idf, maxIdf: Math.log(1 + keys.length) };
-  return trigramIndex;
+  return phraseTrigrams;
 }
 
 export interface SimilarPhrase {
@@ -221,19 +188,9 @@ export interface SimilarPhrase {
 
 /** The `limit` known role phrases nearest to `text` by character-trigram TF-IDF cosine. */
 export function similarRolePhrases(text: string, limit = 3): SimilarPhrase[] {
-  const key = roleKey(text);
-  if (key === '') return [];
-  const idx = trigramIdx();
-  const weighted = [...trigrams(key)].map(([t, tf]) => [t, tf * (idx.idf.get(t) ?? idx.maxIdf)] as const);
-  const norm = Math.sqrt(weighted.reduce((s, [, w]) => s + w * w, 0));
-  const scores = new Map<number, number>();
-  for (const [t, w] of weighted) {
-    for (const p of idx.postings.get(t) ?? []) scores.set(p.doc, (scores.get(p.doc) ?? 0) + (w / norm) * p.weight);
-  }
-  return [...scores]
-    .sort((a, b) => b[1] - a[1] || idx.keys[a[0]].localeCompare(idx.keys[b[0]]))
-    .slice(0, limit)
-    .map(([doc, similarity]) => ({ key: idx.keys[doc], phrases: phraseIndex().byKey.get(idx.keys[doc])!, similarity: Math.min(1, similarity) }));
+  return trigramIdx()
+    .index.nearest(roleKey(text), limit)
+    .map((n) => ({ key: n.key, phrases: phraseIndex().byKey.get(n.key)!, similarity: n.similarity }));
 }
 
 // ---- title against title ----

@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import familyTitleData from './data/occupations/family-titles.json';
 
 export interface Occupation {
   /** O*NET-SOC code, e.g. "29-1051.00". */
@@ -36,6 +37,17 @@ export const ONET_CODE = /^\d{2}-\d{4}\.\d{2}$/;
 
 /** The SOC "detailed occupation" a code belongs to ("29-1141.01" → "29-1141"): O*NET's specialities share it. */
 export const socOf = (code: string) => code.slice(0, 7);
+
+/** The SOC "broad occupation" a code belongs to ("29-1051.00" → "29-105"): pharmacists with their neighbours. */
+export const broadOccupationOf = (code: string) => code.slice(0, 6);
+
+/** Every O*NET code of the broad occupations of some codes (the wanted codes included). */
+export function broadNeighbours(codes: readonly string[]): string[] {
+  const broad = new Set(codes.map(broadOccupationOf));
+  return occupations()
+    .all.filter((o) => broad.has(broadOccupationOf(o.code)))
+    .map((o) => o.code);
+}
 
 const DATA_DIR = path.join(__dirname, 'data', 'occupations');
 
@@ -117,6 +129,16 @@ function build(): OccupationIndex {
         .map((x) => x.o);
     },
   };
+}
+
+const FAMILY_TITLES: Record<string, Record<string, string>> = familyTitleData.titles;
+
+/**
+ * The occupation of a role family's base title, by the reviewed table
+ * (data/occupations/family-titles.json): "Backend Engineer" of software_engineering → 15-1252.00.
+ */
+export function familyTitleOccupation(family: string, baseTitle: string): string | undefined {
+  return FAMILY_TITLES[family]?.[baseTitle];
 }
 
 let loaded: OccupationIndex | undefined;

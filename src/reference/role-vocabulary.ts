@@ -12,8 +12,12 @@ import { ROLE_FAMILIES, SENIORITIES, buildTitle, type Seniority } from './taxono
 /** Where a role phrase comes from, most trusted first. */
 export type RolePhraseSource = 'title' | 'level-title' | 'alias' | 'onet';
 
+/** The `family` of a phrase that names an occupation outside every role family ("head chef", "pharmacist"). */
+export const NO_FAMILY = '';
+
 export interface RolePhrase {
   phrase: string;
+  /** A role family id, or NO_FAMILY. */
   family: string;
   /** The family's base title the phrase names, when it names one ("iOS developer" → "Mobile Engineer"). */
   title?: string;
@@ -22,6 +26,8 @@ export interface RolePhrase {
   source: RolePhraseSource;
   /** Matched case-sensitively (short abbreviations such as "PM", "AE", "RN"). */
   exact: boolean;
+  /** The O*NET-SOC occupations the phrase names, most likely first (phrases of the O*NET vocabulary). */
+  occupations?: readonly { code: string; weight: number }[];
 }
 
 interface VocabularyFile {

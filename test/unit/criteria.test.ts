@@ -45,6 +45,7 @@ describe('parseCriteria', () => {
         titles: ['Backend Engineer', 'Platform Engineer'],
         metro: 'san-francisco-bay-area',
         locations: ['United States', 'new-york-city'],
+        places: expect.any(Array),
         industries: ['Financial Services'],
         years_experience: { min: 3 },
         skills: ['TypeScript', 'Kubernetes'],
@@ -53,6 +54,12 @@ describe('parseCriteria', () => {
         exclude_companies: ['Acme Corp'],
       },
     });
+    // metro and locations show as the places they stand for, each once.
+    expect(result.ok && result.criteria.places!.map((p) => [p.name, p.radius_km])).toEqual([
+      ['San Francisco, California, United States', 40],
+      ['United States', null],
+      ['New York City, New York, United States', expect.any(Number)],
+    ]);
   });
 
   it('accepts a family label and metro labels, cities and aliases case-insensitively', () => {
@@ -116,7 +123,7 @@ describe('parseCriteria', () => {
   });
 
   it('requires something to search on, alongside other problems', () => {
-    const nothing = 'nothing to search on: give at least one of family, titles, skills, must_have_skills, industries';
+    const nothing = 'nothing to search on: give at least one of family, occupations, titles, skills, must_have_skills, industries';
     expect(problems({ metro: 'SF', years_experience: { min: 2 } })).toEqual([{ field: '(criteria)', message: nothing }]);
     expect(problems({ skills: [], titles: [], family: ' ' }).map((p) => p.message)).toContain(nothing);
     expect(problems({ target: 500 })).toEqual([
@@ -187,7 +194,9 @@ describe('describeCriteria', () => {
   it('describes every field with type, required, bounds and defaults', () => {
     const keys: (keyof Criteria)[] = [
       'family',
+      'occupations',
       'titles',
+      'places',
       'metro',
       'locations',
       'industries',
@@ -233,12 +242,17 @@ describe('describeCriteria', () => {
     expect(SKILLS.every((s) => listed.has(s))).toBe(true);
   });
 
-  it('gives an example that passes parseCriteria unchanged', () => {
+  it('gives an example that passes parseCriteria', () => {
     const example = description.example;
     expect(example.family).toBe('software_engineering');
     const parsed = parseCriteria(example);
     expect(parsed.ok).toBe(true);
-    if (parsed.ok) expect(parsed.criteria).toEqual(example);
+    // Every field comes back as sent; places come back resolved.
+    const { places, ...rest } = example;
+    if (parsed.ok) {
+      expect(parsed.criteria).toEqual({ ...rest, places: expect.any(Array) });
+      expect(parsed.criteria.places).toHaveLength(places!.length);
+    }
   });
 });
 

@@ -82,6 +82,7 @@ describe('extractCriteria on realistic job descriptions', () => {
     const e = extractCriteria(BACKEND_SF);
     expect(e.criteria).toEqual({
       family: 'software_engineering',
+      occupations: ['15-1252.00'],
       titles: ['Backend Engineer'],
       metro: 'san-francisco-bay-area',
       industries: ['Financial Services'],
@@ -91,6 +92,7 @@ describe('extractCriteria on realistic job descriptions', () => {
     });
     expect(e.confidence).toEqual({
       family: 0.9,
+      occupations: 0.9,
       titles: 0.9,
       metro: 0.9,
       industries: 0.75,
@@ -105,6 +107,7 @@ describe('extractCriteria on realistic job descriptions', () => {
     const e = extractCriteria(NURSE_CHICAGO);
     expect(e.criteria).toEqual({
       family: 'healthcare_nursing',
+      occupations: ['29-1141.00'],
       titles: ['Registered Nurse'],
       metro: 'chicago',
       industries: ['Hospital & Health Care'],
@@ -126,6 +129,7 @@ describe('extractCriteria on realistic job descriptions', () => {
     const e = extractCriteria(AE_LONDON);
     expect(e.criteria).toEqual({
       family: 'sales',
+      occupations: ['41-3091.00'],
       titles: ['Account Executive'],
       metro: 'london',
       industries: ['Financial Services'],
@@ -139,6 +143,7 @@ describe('extractCriteria on realistic job descriptions', () => {
     const e = extractCriteria(DS_BERLIN);
     expect(e.criteria).toEqual({
       family: 'data_science',
+      occupations: ['15-2051.00'],
       titles: ['Data Scientist'],
       metro: 'berlin',
       industries: ['Renewables & Environment'],
@@ -154,6 +159,7 @@ describe('extractCriteria on realistic job descriptions', () => {
     const e = extractCriteria(DESIGNER_NO_LOCATION);
     expect(e.criteria).toEqual({
       family: 'design',
+      occupations: ['15-1255.00'],
       titles: ['Product Designer'],
       years_experience: { min: 4 },
       skills: ['User Research', 'Product Design', 'Figma', 'Prototyping', 'Design Systems', 'Usability Testing'],
@@ -166,6 +172,7 @@ describe('extractCriteria on realistic job descriptions', () => {
     const e = extractCriteria(DATA_ENGINEER_RANGE);
     expect(e.criteria).toEqual({
       family: 'data_engineering',
+      occupations: ['15-1243.00'],
       titles: ['Data Engineer'],
       metro: 'new-york-city',
       industries: ['Investment Banking'],

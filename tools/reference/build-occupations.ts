@@ -178,7 +178,6 @@ const REVIEWED: ReadonlyArray<readonly [code: string, family: string, reason: st
   // project_management
   ['13-1082.00', 'project_management', 'project managers'],
   ['15-1299.09', 'project_management', 'IT project and program managers'],
-  ['11-9021.00', 'project_management', 'construction project managers (Construction is a family industry)'],
 ];
 
 /**

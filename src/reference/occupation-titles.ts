@@ -1,0 +1,117 @@
+/**
+ * The whole public job-title vocabulary (DESIGN.md §4a): every O*NET occupation's own title and
+ * its Alternate Titles and Sample of Reported Titles (about 60,000), as phrases a brief or a title
+ * can be read against, each with the occupations it names weighted by how the title is listed
+ * (own title 3, reported 2, alternate 1), recruiters' shorthand O*NET lacks
+ * (data/occupations/recruiter-terms.json), and a character-trigram similarity fallback for titles
+ * no list holds. National statistics offices' coding indexes are left out on purpose (one of the
+ * held-out title sets comes from one).
+ */
+import recruiterTermData from './data/occupations/recruiter-terms.json';
+import { words } from '../ranking/title-match';
+import { occupations } from './occupations';
+import { trigramIndex, type Nearest, type TrigramIndex } from './trigram-index';
+
+export interface OccupationPhrase {
+  /** As O*NET writes it, parentheses and inversions resolved ("Certified Nursing Assistant"). */
+  phrase: string;
+  /** Lower-case words joined by spaces; for an abbreviation, the letters as written ("LPN"). */
+  key: string;
+  /** Matched only as written: an abbreviation ("LPN", "CNA", "HGV Driver" is not one). */
+  exact: boolean;
+  /** The occupations the phrase names, most likely first; weights sum to 1. */
+  codes: { code: string; weight: number }[];
+  /** The role family of the most likely occupation, or null. */
+  family: string | null;
+}
+
+export interface OccupationVocabulary {
+  byKey: ReadonlyMap<string, OccupationPhrase>;
+  byExact: ReadonlyMap<string, OccupationPhrase>;
+  /** Phrases nearest to a text by trigram cosine, most similar first. */
+  similar(text: string, limit: number): (Nearest & { phrase: OccupationPhrase })[];
+}
+
+const SOURCE_WEIGHT = { own: 3, reported: 2, alternate: 1, short: 1 } as const;
+const RECRUITER_TERMS: Record<string, string> = recruiterTermData.terms;
+
+/** "Chefs" → "Chef", "Attorneys" → "Attorney", "Boss" stays. */
+function singularWord(word: string): string {
+  if (/[^s]ies$/i.test(word)) return `${word.slice(0, -3)}y`;
+  if (/(?:ss|us|is)$/i.test(word)) return word;
+  if (/(?:ches|shes|xes)$/i.test(word)) return word.slice(0, -2);
+  return /s$/i.test(word) ? word.slice(0, -1) : word;
+}
+
+/**
+ * The readable forms of one listed title: "CNA (Certified Nursing Assistant)" → "CNA" and
+ * "Certified Nursing Assistant"; "Assistant, Dental" → also "Dental Assistant"; an occupation's own
+ * plural title "Chefs and Head Cooks" → "Chef", "Head Cook".
+ */
+function formsOf(title: string, own: boolean): string[] {
+  const out = new Set<string>();
+  const inner = /\(([^)]+)\)/.exec(title)?.[1]?.trim();
+  const outer = title.replace(/\s*\([^)]*\)\s*/g, ' ').trim();
+  for (const t of [outer, inner].filter((x): x is string => !!x && x.length >= 2)) {
+    out.add(t);
+    const comma = /^([^,]+),\s*([^,]+)$/.exec(t);
+    if (comma && comma[1].split(/\s+/).length <= 2) out.add(`${comma[2]} ${comma[1]}`);
+  }
+  // "Pharmacy Director" is also written "Director of Pharmacy".
+  const headed = /^(.+?)\s+(Director|Manager|Supervisor|Coordinator|Head|Chief)$/.exec(outer);
+  if (headed && !headed[1].includes(',')) out.add(`${headed[2]} of ${headed[1]}`);
+  if (own) {
+    // Own titles are plural: "Pharmacists", "Chefs and Head Cooks" (both halves plural), not "Heavy and Tractor-Trailer Truck Drivers".
+    const parts = outer.includes(',') ? [] : outer.split(/\s+and\s+/);
+    if (parts.length === 2 && parts.every((p) => /s$/.test(p))) for (const p of parts) out.add(p.replace(/\S+$/, singularWord));
+    else if (!outer.includes(',')) out.add(outer.replace(/\S+$/, singularWord));
+  }
+  return [...out];
+}
+
+const isAbbreviation = (form: string) => /^[A-Z0-9&-]{2,6}$/.test(form) && /[A-Z]/.test(form);
+
+let built: OccupationVocabulary | undefined;
+export function occupationVocabulary(): OccupationVocabulary {
+  if (built) return built;
+  const index = occupations();
+  const weighted = new Map<string, { phrase: string; exact: boolean; codes: Map<string, number> }>();
+  const add = (form: string, code: string, weight: number) => {
+    const exact = isAbbreviation(form);
+    // An abbreviation is keyed by its letters as the reader reads written words ("CDL-A" → "CDL A").
+    const key = exact ? form.split(/[^\p{L}\p{N}+#]+/u).filter(Boolean).join(' ') : words(form).join(' ');
+    if (key === '') return;
+    const mapKey = `${exact ? 'x' : 'w'}:${key}`;
+    let entry = weighted.get(mapKey);
+    if (!entry) weighted.set(mapKey, (entry = { phrase: form, exact, codes: new Map() }));
+    entry.codes.set(code, (entry.codes.get(code) ?? 0) + weight);
+  };
+  for (const o of index.all) for (const form of formsOf(o.title, true)) add(form, o.code, SOURCE_WEIGHT.own);
+  for (const t of index.titles()) for (const form of formsOf(t.title, false)) add(form, t.code, SOURCE_WEIGHT[t.source] ?? 1);
+  // Recruiters' shorthand O*NET lacks ("HGV Driver", "EA", "Healthcare Assistant"): the project's own list.
+  for (const [term, code] of Object.entries(RECRUITER_TERMS)) if (index.byCode(code)) add(term, code, SOURCE_WEIGHT.own);
+
+  const byKey = new Map<string, OccupationPhrase>();
+  const byExact = new Map<string, OccupationPhrase>();
+  const employment = (code: string) => index.byCode(code)?.employment ?? 0;
+  for (const [mapKey, e] of weighted) {
+    const total = [...e.codes.values()].reduce((a, b) => a + b, 0);
+    const codes = [...e.codes]
+      .sort((a, b) => b[1] - a[1] || employment(b[0]) - employment(a[0]) || a[0].localeCompare(b[0]))
+      .map(([code, w]) => ({ code, weight: w / total }));
+    const key = mapKey.slice(2);
+    const phrase: OccupationPhrase = { phrase: e.phrase, key, exact: e.exact, codes, family: index.byCode(codes[0].code)?.family ?? null };
+    (e.exact ? byExact : byKey).set(key, phrase);
+  }
+  const keys = [...byKey.keys()];
+  let trigrams: TrigramIndex | undefined;
+  built = {
+    byKey,
+    byExact,
+    similar(text, limit) {
+      trigrams ??= trigramIndex(keys);
+      return trigrams.nearest(words(text).join(' '), limit).map((n) => ({ ...n, phrase: byKey.get(n.key)! }));
+    },
+  };
+  return built;
+}

@@ -1,0 +1,85 @@
+import { extractCriteria } from '../../src/briefs/reader';
+import { parseCriteria, type Criteria } from '../../src/domain/criteria';
+import type { PersonProfile } from '../../src/domain/profile';
+import { occupations } from '../../src/reference/occupations';
+import { scoreProfile } from '../../src/ranking/scoring';
+import { occupationMatch } from '../../src/ranking/signals';
+
+const read = (brief: string) => extractCriteria(brief).criteria;
+
+describe('the brief reader reads any role on O*NET-SOC', () => {
+  it('launches roles outside every family with their occupation and no family', () => {
+    const cases: [string, string][] = [
+      ['Pharmacist for a busy community pharmacy in Boston, MA', '29-1051.00'],
+      ['Primary school teacher in Manchester, UK', '25-2021.00'],
+      ['Truck driver with a CDL class A license, Dallas area', '53-3032.00'],
+      ['Head chef for a 120-cover restaurant in London', '35-1011.00'],
+      ['Veterinary nurse for a small animal hospital in Norwich', '29-2056.00'],
+      ['Apprentice electrician (1st year), Calgary', '47-2111.00'],
+    ];
+    for (const [brief, code] of cases) {
+      const c = read(brief);
+      expect({ brief, family: c.family, first: c.occupations?.[0] }).toEqual({ brief, family: undefined, first: code });
+      // Searchable as read: nothing refused.
+      expect(parseCriteria(c).ok).toBe(true);
+    }
+  });
+
+  it('reads roles inside a family with the family and its occupation', () => {
+    expect(read('Civil engineer for highway and bridge projects in Denver')).toMatchObject({ occupations: ['17-2051.00'] });
+    expect(read('Senior backend engineer in Berlin, Go and Kubernetes')).toMatchObject({
+      family: 'software_engineering',
+      occupations: ['15-1252.00'],
+      titles: ['Backend Engineer'],
+      seniority: ['senior'],
+    });
+    expect(read('LPN, long-term care, Sioux Falls')).toMatchObject({ family: 'healthcare_nursing', occupations: ['29-2061.00'] });
+  });
+
+  it('never takes a word of an occupation outside the families as evidence for one', () => {
+    // "Chef" is also a DevOps tool, "nurse" a nursing word, "server" a waiter: the longer title decides.
+    expect(read('Head chef for a 120-cover restaurant in London').family).toBeUndefined();
+    expect(read('Veterinary nurse, small animals').family).toBeUndefined();
+    expect(read('Senior SRE: Linux server administration, Chef and Terraform').family).toBe('devops_sre');
+  });
+
+  it('keeps the level words and reads abbreviations of O*NET titles', () => {
+    expect(read('Lead carpenter for a custom home builder in Bozeman')).toMatchObject({ occupations: ['47-2031.00'], titles: ['Carpenter'], seniority: ['lead'] });
+    expect(read('CNAs for nights, skilled nursing facility in Fargo, not RNs').occupations).toContain('31-1131.00');
+  });
+});
+
+describe('the occupation signal', () => {
+  const profile = (code: string): PersonProfile =>
+    ({ title: 'Hospital Pharmacist', occupation: { onet_code: code, title: occupations().byCode(code)!.title }, skills: [] }) as unknown as PersonProfile;
+  const criteria = (c: Criteria) => {
+    const parsed = parseCriteria(c);
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+    return parsed.criteria;
+  };
+
+  it('is full for the first wanted code, less for another wanted one, the same SOC occupation or broad occupation', () => {
+    expect(occupationMatch('29-1051.00', ['29-1051.00'])).toBe(1);
+    expect(occupationMatch('29-1051.00', ['29-1071.00', '29-1051.00'])).toBe(0.8);
+    expect(occupationMatch('29-1141.01', ['29-1141.00'])).toBe(0.75);
+    expect(occupationMatch('29-1122.00', ['29-1127.00'])).toBe(0.5);
+    expect(occupationMatch('53-3032.00', ['29-1051.00'])).toBe(0);
+  });
+
+  it('explains itself in the breakdown', () => {
+    const c = criteria({ occupations: ['29-1051.00'] });
+    const entry = scoreProfile(profile('29-1051.00'), c).breakdown.find((b) => b.criterion === 'occupation')!;
+    expect(entry).toMatchObject({ match: 1, reason: 'Hospital Pharmacist: occupation Pharmacists 29-1051' });
+    expect(scoreProfile(profile('29-2052.00'), c).breakdown.find((b) => b.criterion === 'occupation')!.reason).toMatch(/not Pharmacists 29-1051$/);
+    // A search without occupations does not count the signal.
+    expect(scoreProfile(profile('29-1051.00'), criteria({ titles: ['Pharmacist'] })).breakdown.map((b) => b.criterion)).not.toContain('occupation');
+  });
+
+  it('derives the family from an occupation that maps to one', () => {
+    expect(criteria({ occupations: ['15-1252'] })).toMatchObject({ occupations: ['15-1252.00'], family: 'software_engineering' });
+    expect(criteria({ occupations: ['29-1051.00'] }).family).toBeUndefined();
+    const refused = parseCriteria({ occupations: ['99-9999.00'] });
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.problems[0].message).toMatch(/unknown occupation "99-9999.00".*GET \/reference\/occupations/);
+  });
+});
