@@ -3,6 +3,37 @@ import path from 'node:path';
 import type { Db } from '../../src/db/knex';
 
 /**
+ * The people table holds countries as ISO 3166-1 alpha-2 codes (DESIGN.md §4a); the labels name
+ * them as metros.json does. (A fixed table, so the grader stays independent of src/.)
+ */
+const ISO2: Record<string, string> = {
+  Argentina: 'AR',
+  Australia: 'AU',
+  Brazil: 'BR',
+  Canada: 'CA',
+  Colombia: 'CO',
+  France: 'FR',
+  Germany: 'DE',
+  India: 'IN',
+  Ireland: 'IE',
+  Italy: 'IT',
+  Japan: 'JP',
+  Mexico: 'MX',
+  Netherlands: 'NL',
+  Nigeria: 'NG',
+  Poland: 'PL',
+  Portugal: 'PT',
+  Singapore: 'SG',
+  'South Korea': 'KR',
+  Spain: 'ES',
+  Sweden: 'SE',
+  Switzerland: 'CH',
+  'United Arab Emirates': 'AE',
+  'United Kingdom': 'GB',
+  'United States': 'US',
+};
+
+/**
  * The search-quality grader (`npm run bench -- quality`). It is independent of the service's
  * scorer on purpose: it never imports src/domain (scoring, reader, vocabulary) and grades a person
  * only from the people table's own columns against labels written by hand before any tuning
@@ -42,7 +73,7 @@ export function gradeSql(labels: BriefLabels): { sql: string; bindings: (string 
   const words = labels.title_words.map((w) => escapeRegex(w.trim().toLowerCase()).replace(/\s+/g, '[\\s-]+')).filter(Boolean);
   const titleRe = words.length ? `\\m(?:${words.join('|')})\\M` : '(?!)';
   const place = labels.metro ? 'metro = ?' : labels.country ? 'country = ?' : 'true';
-  const placeBindings = labels.metro ? [labels.metro] : labels.country ? [labels.country] : [];
+  const placeBindings = labels.metro ? [labels.metro] : labels.country ? [ISO2[labels.country] ?? labels.country] : [];
   const level = labels.seniority && labels.seniority.length ? 'seniority = any(?::text[])' : 'true';
   const levelBindings = labels.seniority && labels.seniority.length ? [labels.seniority] : [];
   return {
