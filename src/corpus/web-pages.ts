@@ -96,7 +96,7 @@ export function createWebPageGenerator(seed: number) {
     const p = people.person(n);
     const name = `${p.first_name} ${p.last_name}`;
     const body =
-      `${name} is ${p.title} at ${p.company} in ${p.location}. ${p.about} ` +
+      `${name} is ${p.title} at ${p.company} in ${p.location.name}. ${p.about} ` +
       `Skills: ${p.skills.join(', ')}. ${p.education[0] ? `Studied ${p.education[0].field} at ${p.education[0].school}.` : ''}`;
     return {
       id,

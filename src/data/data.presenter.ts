@@ -1,4 +1,4 @@
-import type { PersonProfile } from '../domain/profile';
+import type { PersonLocation, PersonProfile } from '../domain/profile';
 import type { CompanyProfile, CompanySummary, Page, SourceName, WebResult } from '../providers/capabilities';
 import type { CandidateSummary } from '../providers/profile-source';
 
@@ -29,6 +29,11 @@ export const peopleResultsJson = (page: Page<CandidateSummary>, source: SourceNa
   source,
 });
 
+/** A profile's location as a name; profiles stored before structured locations hold a string. */
+const locationName = (l: PersonLocation | string | null | undefined) => (typeof l === 'string' ? l : (l?.name ?? ''));
+const placeOf = (l: PersonLocation | string | null | undefined) =>
+  l && typeof l === 'object' ? { locality: l.locality, region: l.region, country: l.country, lat: l.lat, lon: l.lon } : null;
+
 export const personProfileJson = (p: PersonProfile, source: SourceName) => ({
   id: p.id,
   first_name: p.first_name,
@@ -39,7 +44,10 @@ export const personProfileJson = (p: PersonProfile, source: SourceName) => ({
   company: p.company,
   industry: p.industry,
   metro: p.metro,
-  location: p.location,
+  // `location` stays the place's name (a string, as before); the structured place is `place`.
+  location: locationName(p.location),
+  place: placeOf(p.location),
+  occupation: p.occupation ? { onet_code: p.occupation.onet_code, title: p.occupation.title } : null,
   network_url: p.network_url,
   open_profile: p.open_profile,
   premium: p.premium,

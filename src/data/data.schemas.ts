@@ -76,7 +76,21 @@ export const personProfile = z
     company: z.string(),
     industry: z.string(),
     metro: z.string(),
-    location: z.string(),
+    location: z.string().describe('Where the person is, as a name: "Leeds, England, United Kingdom"'),
+    place: z
+      .strictObject({
+        locality: z.string(),
+        region: z.string(),
+        country: z.string().describe('ISO 3166-1 alpha-2'),
+        lat: z.number().nullable(),
+        lon: z.number().nullable(),
+      })
+      .nullable()
+      .describe('The same place with its parts and coordinates (WGS84), when known'),
+    occupation: z
+      .strictObject({ onet_code: z.string().describe('O*NET-SOC 2019 code'), title: z.string() })
+      .nullable()
+      .describe('The occupation of the current position, when known'),
     network_url: z.string(),
     open_profile: z.boolean(),
     premium: z.boolean(),

@@ -2,17 +2,19 @@ import { companiesRepository } from '../db/companies.repository';
 import type { Db } from '../db/knex';
 import { peopleDataRepository } from '../db/people-data.repository';
 import { canonicalIndustry, canonicalSkill, COUNTRIES, findMetro } from '../reference/taxonomy';
+import { gazetteer } from '../reference/gazetteer';
 import type { CompanyRecord } from '../corpus/company-directory';
 import type { CompanyProfile, CompanySummary, ProfileDataProvider } from './capabilities';
 
-/** A free-text place as filters: a known metro, else a known country, else a substring of the location. */
+/** A free-text place as filters: a known metro, else a known country (name and ISO code), else a substring of the location. */
 export function placeFilter(location: string | undefined): { metros: string[]; countries: string[]; locationLike: string | null } {
   const place = location?.trim();
   if (!place) return { metros: [], countries: [], locationLike: null };
   const metro = findMetro(place);
   if (metro) return { metros: [metro.id], countries: [], locationLike: null };
-  const country = COUNTRIES.find((c) => c.toLowerCase() === place.toLowerCase());
-  if (country) return { metros: [], countries: [country], locationLike: null };
+  // Companies name their country ("United Kingdom"), people carry its ISO code ("GB"): both are matched.
+  const country = gazetteer().country(place);
+  if (country) return { metros: [], countries: [...new Set([COUNTRIES.find((c) => c.toLowerCase() === place.toLowerCase()) ?? country.name, country.country])], locationLike: null };
   return { metros: [], countries: [], locationLike: `%${place.replace(/[\\%_]/g, '\\$&')}%` };
 }
 

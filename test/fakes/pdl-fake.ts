@@ -2,14 +2,19 @@ import { startVendorServer, tokens, type FakeRequest, type VendorServer } from '
 
 /**
  * A local People Data Labs (v5) on 127.0.0.1: `POST /v5/person/search` and `/v5/company/search`
- * (Elasticsearch query body: bool must/filter/should/must_not with minimum_should_match, match,
- * match_phrase, term, terms, range, each with an optional boost; `size`, `from`; hits in order of a
- * simple relevance, the summed boosts of the scoring clauses matched, ties in record order; 404
- * when nothing matched; 400 for a clause PDL's subset lacks), `GET /v5/person/enrich` and
- * `/v5/company/enrich` by `pdl_id` (404 when unknown; company records at the top level),
- * `GET /v5/autocomplete`. The key is `X-Api-Key`. Records follow PDL's field names and values
- * (lower case, canonical roles and levels, `location_metro` for US metros only, profile URLs
- * without a scheme); `job_title` is an exact keyword whose analysed form is `job_title.text`.
+ * (Elasticsearch query body in PDL's subset: bool must/filter/should/must_not with
+ * minimum_should_match, match, match_phrase, term, terms, range, prefix, wildcard, exists,
+ * match_all, each with an optional boost; `size`, `from`; hits in order of a simple relevance, the
+ * summed boosts of the scoring clauses matched, ties in record order; 404 when nothing matched; 400
+ * for a query type PDL does not accept, such as geo_distance, and for an array of more than 1000
+ * values), `GET /v5/person/enrich` and `/v5/company/enrich` by `pdl_id` (404 when unknown; company
+ * records at the top level), `GET /v5/autocomplete`. The key is `X-Api-Key`. Records follow PDL's
+ * field names and values (lower case, canonical roles and levels, countries by PDL's English
+ * names, `location_metro` for US metros only, `location_geo` "lat,lon" of the city centre,
+ * `job_onet_code` O*NET-SOC, profile URLs without a scheme); keyword fields (`term`, `terms`,
+ * `prefix`, `wildcard`) compare exactly, case included, as Elasticsearch keywords do; `job_title`
+ * is an exact keyword whose analysed form is `job_title.text`. The fake answers lower case even
+ * when asked for `titlecase`.
  */
 export const PDL_PEOPLE = [
   person({
@@ -88,6 +93,115 @@ export const PDL_PEOPLE = [
   }),
 ];
 
+/**
+ * People PDL places by `location_geo` and classes by `job_onet_code`, over several cities and
+ * occupations: pharmacists in and around Leeds (one on a free plan, whose `location_geo` is only
+ * `true`), in Manchester (58 km away) and in Boston, a pharmacy technician and a nurse in Leeds,
+ * truck drivers around Dallas. Beside PDL_PEOPLE in the fake's default records; none of them
+ * matches the engineering searches other tests make.
+ */
+export const PDL_PLACED_PEOPLE = [
+  person({
+    id: 'pdl-ivy-0101',
+    name: ['ivy', 'sharma'],
+    title: ['pharmacist', 'health', 'pharmacy', []],
+    company: ['boots', 'retail'],
+    location: ['leeds, england, united kingdom', null],
+    geo: '53.80,-1.55',
+    onet: '29-1051.00',
+    skills: ['patient counseling', 'medication therapy management'],
+    years: 7,
+  }),
+  person({
+    id: 'pdl-jon-0102',
+    name: ['jon', 'pickles'],
+    title: ['community pharmacist', 'health', 'pharmacy', []],
+    company: ['well pharmacy', 'retail'],
+    location: ['morley, england, united kingdom', null],
+    geo: '53.74,-1.60',
+    onet: '29-1051.00',
+    skills: ['dispensing', 'patient counseling'],
+    years: 11,
+  }),
+  person({
+    id: 'pdl-kit-0103',
+    name: ['kit', 'barker'],
+    title: ['pharmacist', 'health', 'pharmacy', []],
+    company: ['asda', 'retail'],
+    location: ['leeds, england, united kingdom', null],
+    geo: true,
+    onet: '29-1051.00',
+    skills: ['dispensing'],
+    years: 3,
+  }),
+  person({
+    id: 'pdl-lou-0104',
+    name: ['lou', 'whitworth'],
+    title: ['clinical pharmacist', 'health', 'pharmacy', ['senior']],
+    company: ['nhs', 'hospital & health care'],
+    location: ['manchester, england, united kingdom', null],
+    geo: '53.48,-2.24',
+    onet: '29-1051.00',
+    skills: ['clinical pharmacy', 'patient counseling'],
+    years: 14,
+  }),
+  person({
+    id: 'pdl-max-0105',
+    name: ['max', 'feeney'],
+    title: ['pharmacist', 'health', 'pharmacy', []],
+    company: ['cvs health', 'retail'],
+    location: ['boston, massachusetts, united states', 'boston, massachusetts'],
+    geo: '42.36,-71.06',
+    onet: '29-1051.00',
+    skills: ['patient counseling', 'immunizations'],
+    years: 6,
+  }),
+  person({
+    id: 'pdl-nia-0106',
+    name: ['nia', 'okoro'],
+    title: ['pharmacy technician', 'health', 'pharmacy', []],
+    company: ['boots', 'retail'],
+    location: ['leeds, england, united kingdom', null],
+    geo: '53.80,-1.55',
+    onet: '29-2052.00',
+    skills: ['dispensing'],
+    years: 4,
+  }),
+  person({
+    id: 'pdl-oz-0107',
+    name: ['oz', 'hale'],
+    title: ['registered nurse', 'health', 'nursing', []],
+    company: ['leeds teaching hospitals', 'hospital & health care'],
+    location: ['leeds, england, united kingdom', null],
+    geo: '53.80,-1.55',
+    onet: '29-1141.00',
+    skills: ['patient care'],
+    years: 8,
+  }),
+  person({
+    id: 'pdl-pam-0108',
+    name: ['pam', 'delgado'],
+    title: ['truck driver', 'trade', 'transport', []],
+    company: ['lone star freight', 'transportation/trucking/railroad'],
+    location: ['dallas, texas, united states', 'dallas, texas'],
+    geo: '32.78,-96.81',
+    onet: '53-3032.00',
+    skills: ['commercial driving', 'logistics'],
+    years: 12,
+  }),
+  person({
+    id: 'pdl-rex-0109',
+    name: ['rex', 'tanner'],
+    title: ['cdl driver', 'trade', 'transport', []],
+    company: ['lone star freight', 'transportation/trucking/railroad'],
+    location: ['fort worth, texas, united states', 'dallas, texas'],
+    geo: '32.73,-97.32',
+    onet: '53-3032.00',
+    skills: ['commercial driving'],
+    years: 5,
+  }),
+];
+
 export const PDL_COMPANIES = [
   company(
     'pdl-co-acme',
@@ -131,6 +245,10 @@ export function person(p: {
   company: [string, string];
   /** `location_name` ("locality, region, country") and PDL's metro (US only, else null). */
   location: [string, string | null];
+  /** `location_geo`: "lat,lon" of the city centre, `true` on a free plan, null when PDL has none. */
+  geo?: string | boolean | null;
+  /** `job_onet_code`, O*NET-SOC ("29-1051.00"), or null. */
+  onet?: string | null;
   skills: string[];
   years: number;
 }) {
@@ -156,6 +274,8 @@ export function person(p: {
     location_metro: metro,
     location_region: region,
     location_country: country,
+    location_geo: p.geo ?? null,
+    job_onet_code: p.onet ?? null,
     linkedin_url: `linkedin.com/in/${first}-${last}`,
     linkedin_connections: 500,
     headline: null as string | null,
@@ -216,6 +336,24 @@ function leafSpec(spec: Record<string, unknown>): { path: string; opts: Record<s
 
 const BOOL_KEYS = new Set(['must', 'filter', 'should', 'must_not', 'minimum_should_match', 'boost']);
 
+/** PDL: "Any array in a query (such as a terms array) will have a hard limit of 1000 elements". */
+const MAX_ARRAY = 1000;
+function checkArrays(value: unknown): void {
+  if (Array.isArray(value)) {
+    if (value.length > MAX_ARRAY) throw new UnsupportedQuery(`an array of ${value.length} values; the limit is ${MAX_ARRAY}`);
+    value.forEach(checkArrays);
+  } else if (value !== null && typeof value === 'object') Object.values(value).forEach(checkArrays);
+}
+
+/** A keyword wildcard pattern (`*` any run, `?` one character) as a RegExp over the whole value. */
+const wildcard = (pattern: string) =>
+  new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
+
 /**
  * PDL's Elasticsearch subset over one record: null when the record does not match, else its
  * relevance, the boosts (default 1) of the scoring clauses it matched (`filter` and `must_not`
@@ -241,9 +379,14 @@ function relevance(record: unknown, clause: any): number | null {
       if (s !== null) [matched, score] = [matched + 1, score + s];
     }
     const needed = minimum ?? (must.length || filter.length || !should.length ? 0 : 1);
-    return matched >= needed ? score : null;
+    return matched >= needed ? score * Number(clause.bool.boost ?? 1) : null;
   }
   const [[kind, spec]] = Object.entries<Record<string, unknown>>(clause);
+  if (kind === 'match_all') return Number(spec?.boost ?? 1);
+  if (kind === 'exists') {
+    const value = field(record, String(spec.field));
+    return value === null || value === undefined || (Array.isArray(value) && value.length === 0) ? null : Number(spec.boost ?? 1);
+  }
   if (kind === 'terms') {
     const { boost = 1, ...fields } = spec;
     const [[path, wanted]] = Object.entries(fields);
@@ -261,6 +404,10 @@ function relevance(record: unknown, clause: any): number | null {
     return ` ${tokens(text).join(' ')} `.includes(` ${phrase} `) ? boost : null;
   }
   if (kind === 'term') return (Array.isArray(value) ? value.includes(opts.value) : value === opts.value) ? boost : null;
+  // Keyword semantics: exact characters, case included.
+  const keywords = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
+  if (kind === 'prefix') return keywords.some((v) => v.startsWith(String(opts.value))) ? boost : null;
+  if (kind === 'wildcard') return keywords.some((v) => wildcard(String(opts.value)).test(v)) ? boost : null;
   if (kind === 'range') {
     if (typeof value !== 'number') return null;
     const { gte = -Infinity, lte = Infinity, gt = -Infinity, lt = Infinity } = opts;
@@ -277,6 +424,7 @@ function search(records: unknown[], req: FakeRequest) {
   if (!query) return invalid('query or sql is required');
   let scored: { record: unknown; score: number }[];
   try {
+    checkArrays(query);
     scored = records.map((record) => ({ record, score: relevance(record, query) })).filter((h): h is { record: unknown; score: number } => h.score !== null);
   } catch (err) {
     if (err instanceof UnsupportedQuery) return invalid(err.message);
@@ -291,7 +439,7 @@ function search(records: unknown[], req: FakeRequest) {
 export type PdlFake = VendorServer;
 
 export function startPdlFake(opts: { acceptedKey?: string; people?: ReturnType<typeof person>[] } = {}): Promise<PdlFake> {
-  const { acceptedKey = PDL_GOOD_KEY, people = PDL_PEOPLE } = opts;
+  const { acceptedKey = PDL_GOOD_KEY, people = [...PDL_PEOPLE, ...PDL_PLACED_PEOPLE] } = opts;
   return startVendorServer({
     errorBody: (status, message) => ({ status, error: { type: status === 429 ? 'rate_limit_error' : 'server_error', message } }),
     rejects: (req) =>

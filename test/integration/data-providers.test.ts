@@ -1,3 +1,4 @@
+import { parseCriteria, type Criteria } from '../../src/domain/criteria';
 import { createDb, type Db } from '../../src/db/knex';
 import { credentialRepository } from '../../src/db/credential.repository';
 import { createCredential } from '../../src/credentials/credentials.service';
@@ -64,6 +65,99 @@ describe('People Data Labs adapter', () => {
 
     expect(await adapter().enrichPerson('pdl-nobody')).toBeNull();
     expect(await adapter().searchPeople({ search: 'astronaut', limit: 5, offset: 0 })).toEqual({ results: [], total: 0 });
+  });
+
+  it("reads PDL's place and occupation: location_geo as the point, the country name as ISO code, job_onet_code as the O*NET occupation", async () => {
+    const ivy = await adapter().enrichPerson('pdl-ivy-0101');
+    expect(ivy).toMatchObject({
+      title: 'Pharmacist',
+      location: { name: 'Leeds, England, United Kingdom', locality: 'Leeds', region: 'England', country: 'GB', lat: 53.8, lon: -1.55 },
+      occupation: { onet_code: '29-1051.00', title: 'Pharmacists' },
+      // A pharmacist is in no role family: not in nursing for PDL's role "health".
+      family: '',
+    });
+    // A free plan answers `location_geo: true`: the point is the centre of the city PDL names.
+    const kit = await adapter().enrichPerson('pdl-kit-0103');
+    expect(kit!.location).toEqual({
+      name: 'Leeds, England, United Kingdom',
+      locality: 'Leeds',
+      region: 'England',
+      country: 'GB',
+      lat: 53.79648,
+      lon: -1.54785,
+    });
+    expect(await adapter().enrichPerson('pdl-oz-0107')).toMatchObject({
+      family: 'healthcare_nursing',
+      occupation: { onet_code: '29-1141.00', title: 'Registered Nurses' },
+    });
+    // A record without location_geo or job_onet_code (the older fixtures).
+    const ada = await adapter().enrichPerson('pdl-ada-0001');
+    expect(ada).toMatchObject({ family: 'software_engineering', occupation: null, location: { locality: 'San Francisco', country: 'US' } });
+    expect([Math.round(ada!.location.lat!), Math.round(ada!.location.lon!)]).toEqual([38, -122]);
+  });
+
+  it('searches by places and occupations as PDL filters them: the localities around a city in its country, the O*NET code', async () => {
+    const byCriteria = async (input: Criteria) => {
+      const parsed = parseCriteria(input);
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+      return (await adapter().searchPeopleByCriteria({ criteria: parsed.criteria, limit: 25, offset: 0 })).results.map((r) => r.person_id);
+    };
+    // Leeds (40 km): the pharmacists in Leeds and Morley (7 km) first, the one in Manchester (58 km,
+    // within twice the radius) after; not Boston's pharmacist, nor Leeds's technician or nurse.
+    expect(await byCriteria({ places: ['Leeds'], occupations: ['29-1051.00'] })).toEqual(['pdl-ivy-0101', 'pdl-jon-0102', 'pdl-kit-0103', 'pdl-lou-0104']);
+    expect(await byCriteria({ places: [{ name: 'Leeds', radius_km: 10 }], occupations: ['29-1051.00'] })).toEqual([
+      'pdl-ivy-0101',
+      'pdl-jon-0102',
+      'pdl-kit-0103',
+    ]);
+    // A sibling in the SOC broad occupation (same first five digits) is found too: light truck
+    // drivers (53-3033.00) wanted, the heavy truck drivers (53-3032.00) found by 53-303.
+    expect(await byCriteria({ places: ['Dallas'], occupations: ['53-3033.00'] })).toEqual(['pdl-pam-0108', 'pdl-rex-0109']);
+    expect(await byCriteria({ places: ['Boston'], occupations: ['29-1051.00'] })).toEqual(['pdl-max-0105']);
+    expect(await byCriteria({ places: ['United Kingdom'], occupations: ['29-1051.00'] })).toEqual([
+      'pdl-ivy-0101',
+      'pdl-jon-0102',
+      'pdl-kit-0103',
+      'pdl-lou-0104',
+    ]);
+    expect(await byCriteria({ places: ['Massachusetts'], occupations: ['29-1051.00'] })).toEqual(['pdl-max-0105']);
+    // Truck drivers: Dallas first, Fort Worth (49 km) after; the old metro is PDL's metro, both in it.
+    expect(await byCriteria({ places: ['Dallas'], occupations: ['53-3032.00'] })).toEqual(['pdl-pam-0108', 'pdl-rex-0109']);
+    expect(await byCriteria({ metro: 'dallas-fort-worth', occupations: ['53-3032.00'] })).toEqual(['pdl-pam-0108', 'pdl-rex-0109']);
+    expect(await byCriteria({ places: ['Leeds'], occupations: ['53-3032.00'] })).toEqual([]);
+    // The widest radius stays within PDL's limits (no 400): nobody around Frankfurt.
+    expect(await byCriteria({ places: [{ name: 'Frankfurt', radius_km: 500 }], occupations: ['29-1051.00'] })).toEqual([]);
+    const sent = pdl.requests.filter((r) => r.path === '/v5/person/search').map((r) => JSON.stringify(r.body.query));
+    expect(sent[0]).toContain('"location_country":"united kingdom"');
+    expect(sent[0]).toContain('"job_onet_code":["29-1051.00"]');
+  });
+
+  it("the fake speaks PDL's query subset: 400 for other query types and for arrays over 1000 values", async () => {
+    const search = async (query: unknown) => {
+      const res = await fetch(`${pdl.url}/v5/person/search`, {
+        method: 'POST',
+        headers: { 'X-Api-Key': PDL_GOOD_KEY, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ query, size: 10 }),
+      });
+      const body = (await res.json()) as { data: { id: string }[] };
+      return res.status === 200 ? body.data.map((p) => p.id) : res.status;
+    };
+    expect(await search({ geo_distance: { distance: '40km', location_geo: { lat: 53.8, lon: -1.55 } } })).toBe(400);
+    expect(await search({ bool: { filter: [{ terms: { location_locality: Array.from({ length: 1001 }, (_, i) => `town ${i}`) } }] } })).toBe(400);
+    expect(await search({ bool: { filter: [{ terms: { location_locality: Array.from({ length: 1000 }, (_, i) => `town ${i}`) } }] } })).toBe(404);
+    // Keyword semantics: exact and case-sensitive, as PDL's lower-case values are.
+    expect(await search({ term: { location_locality: 'Leeds' } })).toBe(404);
+    expect(await search({ bool: { filter: [{ term: { location_locality: 'leeds' } }, { prefix: { job_onet_code: '29-1051' } }] } })).toEqual([
+      'pdl-ivy-0101',
+      'pdl-kit-0103',
+    ]);
+    expect(await search({ wildcard: { job_onet_code: '53-30??.00' } })).toEqual(['pdl-pam-0108', 'pdl-rex-0109']);
+    expect(await search({ bool: { filter: [{ exists: { field: 'job_onet_code' } }, { term: { location_country: 'united states' } }] } })).toEqual([
+      'pdl-max-0105',
+      'pdl-pam-0108',
+      'pdl-rex-0109',
+    ]);
+    expect(await search({ match_all: {} })).toHaveLength(10);
   });
 
   it('searches and enriches companies (company records come at the top level)', async () => {

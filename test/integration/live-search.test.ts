@@ -86,9 +86,9 @@ describe('a live search', () => {
     expect(stored.find((p) => p.id === 'pdl:pdl-ada-0001')).toMatchObject({
       family: 'software_engineering',
       metro: 'san-francisco-bay-area',
-      country: 'United States',
+      country: 'US',
     });
-    expect(stored.find((p) => p.id === 'pdl:pdl-bo-0002')).toMatchObject({ family: 'software_engineering', metro: 'stockholm', country: 'Sweden' });
+    expect(stored.find((p) => p.id === 'pdl:pdl-bo-0002')).toMatchObject({ family: 'software_engineering', metro: 'stockholm', country: 'SE' });
     const records = (await stack.request('GET', `/v1/searches/${done.id}/records`, { headers: f.headers })).body.data;
     expect(JSON.stringify(records)).toContain('Acme Robotics');
 
@@ -225,7 +225,15 @@ describe('a live search', () => {
     expect(done).toMatchObject({ status: 'complete', stop_reason: 'target_reached', profiles_read: 1, shortlisted: 1, pages_fetched: 1 });
 
     const sent = pdl.requests.find((r) => r.path === '/v5/person/search')!.body.query.bool;
-    expect(sent.filter).toEqual([{ terms: { location_metro: ['seattle, washington'] } }]);
+    // The metro is its city with the metro's radius: PDL's metro, or a town within twice the radius (not Portland).
+    expect(sent.filter).toHaveLength(1);
+    const [metro, towns] = sent.filter[0].bool.should;
+    expect(metro).toEqual({ term: { location_metro: 'seattle, washington' } });
+    expect(towns.bool.filter).toEqual([
+      { terms: { location_locality: expect.arrayContaining(['seattle', 'bellevue', 'tacoma', 'everett']) } },
+      { term: { location_country: 'united states' } },
+    ]);
+    expect(towns.bool.filter[0].terms.location_locality).not.toContain('portland');
     expect(sent.must[0].bool.should).toEqual(
       expect.arrayContaining([
         { terms: { job_title_sub_role: ['software', 'web'], boost: 5 } },
@@ -233,7 +241,11 @@ describe('a live search', () => {
         { term: { skills: { value: 'vue.js', boost: 10 } } },
       ]),
     );
-    expect(sent.should).toEqual([{ terms: { job_title_levels: ['senior'], boost: 8 } }, { range: { inferred_years_experience: { gte: 5, boost: 15 } } }]);
+    expect(sent.should.slice(1)).toEqual([
+      { terms: { job_title_levels: ['senior'], boost: 8 } },
+      { range: { inferred_years_experience: { gte: 5, boost: 15 } } },
+    ]);
+    expect(sent.should[0].bool.should[0]).toEqual({ term: { location_metro: { value: 'seattle, washington', boost: 10 } } }); // within the radius ranks first
 
     // PDL's page held the Seattle pair best first; only the best was read (and billed).
     const found = await stack.db('search_people').where({ search_id: done.id }).orderBy('seq').select('person_id', 'status');
@@ -243,6 +255,55 @@ describe('a live search', () => {
     ]);
     expect([enrichCalls('pdl-hal-0008'), enrichCalls('pdl-fay-0006'), pdl.calls('/v5/person/enrich')]).toEqual([1, 0, 1]);
     expect((await costEvents(done.id)).filter((c) => c.action === 'search_live_read')).toHaveLength(1);
+  });
+
+  it('asks PDL by places and occupations: a role outside every family, in and around Leeds, read nearest first with the distance in the breakdown', async () => {
+    const f = await liveWorkspace();
+    const projectId = await createProject(stack, f.headers);
+    // Pharmacists (29-1051.00) are in no role family: the occupation is what PDL is asked for.
+    const res = await launch(stack, f.headers, projectId, { criteria: { places: ['Leeds'], occupations: ['29-1051.00'] } });
+    expect(res.status).toBe(201);
+    expect(res.body.data.criteria).toMatchObject({
+      mode: 'live',
+      occupations: ['29-1051.00'],
+      places: [{ id: 'geonames:2644688', kind: 'city', radius_km: 40 }],
+    });
+    expect(res.body.data.criteria.family).toBeUndefined();
+    const done = await waitForSearch(stack, f.headers, res.body.data.id);
+    // Leeds, Morley (7 km), Leeds again (a free-plan record) and Manchester (58 km); not the pharmacist
+    // in Boston, nor the technician and the nurse in Leeds.
+    expect(done).toMatchObject({ status: 'complete', stop_reason: 'pool_exhausted', profiles_read: 4, delivered: 4, pages_fetched: 1 });
+
+    const sent = pdl.requests.find((r) => r.path === '/v5/person/search')!.body.query.bool;
+    expect(sent.filter[0].bool.filter).toEqual([
+      { terms: { location_locality: expect.arrayContaining(['leeds', 'morley', 'bradford', 'manchester']) } },
+      { term: { location_country: 'united kingdom' } },
+    ]);
+    expect(sent.must[0].bool.should).toEqual([
+      { terms: { job_onet_code: ['29-1051.00'], boost: 2.5 } },
+      { prefix: { job_onet_code: { value: '29-1051', boost: 2.5 } } },
+      { prefix: { job_onet_code: { value: '29-105', boost: 5 } } },
+    ]);
+    const found = await stack.db('search_people').where({ search_id: done.id }).orderBy('seq').select('person_id');
+    expect(found.map((p) => p.person_id)).toEqual(['pdl:pdl-ivy-0101', 'pdl:pdl-jon-0102', 'pdl:pdl-kit-0103', 'pdl:pdl-lou-0104']);
+
+    // Scored by the true distance from location_geo (or, without one, the centre of the locality PDL names).
+    const people = (await stack.request('GET', `/v1/searches/${done.id}/people`, { headers: f.headers })).body.data.people;
+    const location = (p: any) => p.score_breakdown.find((b: any) => b.criterion === 'location');
+    expect(people.map((p: any) => [p.profile.id, location(p).match, location(p).reason])).toEqual([
+      ['pdl:pdl-ivy-0101', 1, 'in Leeds'],
+      ['pdl:pdl-jon-0102', 1, '7 km from Leeds'],
+      ['pdl:pdl-kit-0103', 1, 'in Leeds'],
+      ['pdl:pdl-lou-0104', 0.56, '58 km from Leeds, beyond 40 km'],
+    ]);
+    expect(people.map((p: any) => p.score)).toEqual([100, 100, 100, expect.any(Number)]);
+    expect(people[3].score).toBeLessThan(100);
+    expect(people[1].profile).toMatchObject({
+      occupation: { onet_code: '29-1051.00', title: 'Pharmacists' },
+      location: { locality: 'Morley', region: 'England', country: 'GB', lat: 53.74, lon: -1.6 },
+    });
+    const stored = await stack.db('people').where({ id: 'pdl:pdl-jon-0102' }).first();
+    expect(stored).toMatchObject({ onet_code: '29-1051.00', country: 'GB', lat: 53.74, lon: -1.6, family: '' });
   });
 
   it('an expansion of a live search is refused with 424 while it has no source or the circuit is open, before any credit is reserved', async () => {
