@@ -12,6 +12,7 @@ import {
   referenceOccupation,
   referencePlace,
 } from '../../src/reference/reference.schemas';
+import { AppError } from '../../src/domain/errors';
 import { sendData } from '../respond';
 import { defineRoute } from '../route-def';
 
@@ -59,15 +60,18 @@ export const referenceRoutes = [
     auth: 'any',
     cost: 'free',
     costLine: 'Free: reference reads use no credits.',
-    summary: 'Gazetteer places (GeoNames cities of 15,000+ people, first-level regions, countries) whose name starts with q, most populous first, up to 20.',
+    summary:
+      'Gazetteer places (GeoNames cities of 15,000+ people, first-level regions, countries) whose name starts with q, most populous first, up to 20; or the places of the given ids, in their order (unknown ids left out).',
     tag: 'Reference',
     proposable: false,
     query: placesQuery,
     response: { kind: 'json', status: 200, data: z.array(referencePlace), total: true, description: 'Matching places' },
     async handler(ctx, { query }) {
-      const found = gazetteer()
-        .search(query.q, PLACE_MATCH_LIMIT)
-        .map((p) => ({ id: p.id, name: p.fullName, kind: p.kind, country: p.country, lat: p.lat, lon: p.lon, population: p.population }));
+      const g = gazetteer();
+      const ids = query.ids?.split(',').map((id) => id.trim());
+      if (ids && ids.length > PLACE_MATCH_LIMIT) throw new AppError('invalid_request', 400, `ids: at most ${PLACE_MATCH_LIMIT} places at once`);
+      const places = ids ? ids.map((id) => g.byId(id)).filter((p) => p !== undefined) : g.search(query.q!, PLACE_MATCH_LIMIT);
+      const found = places.map((p) => ({ id: p.id, name: p.fullName, kind: p.kind, country: p.country, lat: p.lat, lon: p.lon, population: p.population }));
       sendData(ctx, found, { total: found.length });
     },
   }),

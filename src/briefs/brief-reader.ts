@@ -14,7 +14,7 @@ import { extractCriteria, type Extraction } from './reader';
  */
 export interface BriefReader {
   read(text: string): Promise<Extraction>;
-  /** Starts the threads now instead of at the first read (the production API does, at start). */
+  /** Starts the threads and loads their reference data now instead of at the first read (the production API does, at start). */
   warm(): Promise<void>;
   close(): Promise<void>;
 }
@@ -41,8 +41,12 @@ function workerFile(): { filename: string; execArgv: string[] } {
   return { filename, execArgv: ['--import', pathToFileURL(require.resolve('tsx')).href] };
 }
 
+/** How long threads may take to start and load the reference data (gazetteer, O*NET vocabulary: a few seconds on a busy machine). */
+const START_TIMEOUT_MS = 60_000;
+
 export function createBriefReader(settings: Config['briefReader']): BriefReader {
   let pool: Piscina | undefined;
+  let ready: Promise<void> | undefined;
   const open = () => {
     if (!pool) {
       const { filename, execArgv } = workerFile();
@@ -55,12 +59,21 @@ export function createBriefReader(settings: Config['briefReader']): BriefReader 
         // No idle timeout: the reference data a thread loads is kept for the next brief.
         idleTimeout: Number.POSITIVE_INFINITY,
       });
+      // Every thread loads the reference data once, before the first brief's budget starts.
+      const started = pool;
+      ready = Promise.all(
+        Array.from({ length: settings.threads }, () => started.run('', { signal: AbortSignal.timeout(START_TIMEOUT_MS) })),
+      ).then(
+        () => undefined,
+        () => undefined,
+      );
     }
     return pool;
   };
   return {
     async read(text) {
       const p = open();
+      await ready;
       if (settings.maxQueue > 0 && p.queueSize >= settings.maxQueue) throw busy('every reader is busy');
       try {
         return (await p.run(text, { signal: AbortSignal.timeout(settings.timeoutMs) })) as Extraction;
@@ -71,7 +84,8 @@ export function createBriefReader(settings: Config['briefReader']): BriefReader 
       }
     },
     async warm() {
-      await this.read('Software engineer');
+      open();
+      await ready;
     },
     async close() {
       await pool?.destroy();

@@ -8,6 +8,8 @@ import industrySynonymData from '../reference/data/industry-synonyms.json';
 import skillSynonymData from '../reference/data/skill-synonyms.json';
 import { INDUSTRIES, SKILLS, canonicalIndustry, canonicalSkill } from '../reference/taxonomy';
 import { readPlace } from './places';
+import { occupationVocabulary } from '../reference/occupation-titles';
+import { similarRolePhrases } from '../ranking/title-match';
 import { readRole } from './roles';
 import { SpanClaims } from './span-claims';
 import type { Criteria } from '../domain/criteria';
@@ -324,6 +326,17 @@ function findYears(text: string): { min: number; max?: number; confidence: numbe
 }
 
 // ---- entry point ----
+
+/**
+ * Builds every table the reader uses (gazetteer, phrase tables, the O*NET vocabulary and its
+ * trigram index) now rather than in the first brief that needs them: a worker thread calls it as
+ * it starts, so no brief's time budget pays for loading reference data.
+ */
+export function warmReader(): void {
+  extractCriteria('Warm-up: a senior pharmacist in Leeds, 5 years of Excel, 30 miles of Lyon; sofware enginer; patisier');
+  occupationVocabulary().similar('warm up', 1);
+  similarRolePhrases('warm up', 1);
+}
 
 export function extractCriteria(text: string): Extraction {
   const source = typeof text === 'string' ? text : '';

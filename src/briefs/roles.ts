@@ -650,7 +650,8 @@ const LAST_RESORT_SIMILARITY = 0.5;
 
 function openingMention(text: string, tokens: Token[], firstLineEnd: number): RoleMention | undefined {
   const written = OPENING.exec(text)?.[0].trim() ?? '';
-  if (written.length < 3 || written.split(/\s+/).length > 6) return undefined;
+  // Only words that name someone ("Director of Pharmacy"), not "Looking for great people".
+  if (written.length < 3 || written.split(/\s+/).length > 6 || !words(written).some((w) => ROLE_NOUN.test(w))) return undefined;
   const best = occupationVocabulary()
     .similar(written, 1)
     .find((o) => !o.phrase.exact && o.similarity >= LAST_RESORT_SIMILARITY);

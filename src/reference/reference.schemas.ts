@@ -13,9 +13,18 @@ export const criteriaReference = z
 
 export const industries = z.array(z.string()).meta({ id: 'Industries' });
 
-export const placesQuery = z.object({
-  q: z.string().trim().min(1).max(100).describe('the start of a place name, any case, accents optional ("leed", "São Pa", "Bavaria", "UK")'),
-});
+export const placesQuery = z
+  .object({
+    q: z.string().trim().min(1).max(100).optional().describe('the start of a place name, any case, accents optional ("leed", "São Pa", "Bavaria", "UK")'),
+    ids: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1000)
+      .optional()
+      .describe('place ids, comma-separated, at most 20 (geonames:2644688,geonames:2643123): the places criteria or a reader name by id'),
+  })
+  .refine((v) => (v.q === undefined) !== (v.ids === undefined), { message: 'send q (a name to look up) or ids (places to name), one of them' });
 
 export const referencePlace = z
   .strictObject({

@@ -52,9 +52,12 @@ export function resolveScoringChange(search: SearchRow, body: ScoringChangeBody)
     if (patch[key] === null) delete merged[key];
     else merged[key] = patch[key];
   }
-  const parsed = parseCriteria(merged);
+  // Places cannot change here and are stored resolved: they are kept as they are, not parsed again as input.
+  const { places, ...rest } = merged;
+  const parsed = parseCriteria(rest);
   if (!parsed.ok) throw new AppError('invalid_criteria', 400, parsed.problems.map((p) => `${p.field}: ${p.message}`).join('; '), { problems: parsed.problems });
-  return { change: { criteria: patch, weights }, scoring: { criteria: parsed.criteria, weights: mergedWeights } };
+  const criteria = places ? { ...parsed.criteria, places: places as ResolvedCriteria['places'] } : parsed.criteria;
+  return { change: { criteria: patch, weights }, scoring: { criteria, weights: mergedWeights } };
 }
 
 function distribution(scores: number[]) {

@@ -88,10 +88,20 @@ describe('GET /v1/reference/places', () => {
     expect(parsed.ok && parsed.criteria.places).toEqual([{ id: leeds.id, name: leeds.name, kind: 'city', lat: leeds.lat, lon: leeds.lon, radius_km: 25 }]);
   });
 
-  it('answers a clear 400 without q, and needs a key', async () => {
+  it('names places by id, in the order asked, leaving unknown ids out', async () => {
+    const [leeds] = (await stack.request('GET', '/v1/reference/places?q=Leeds', { headers })).body.data;
+    const [bavaria] = (await stack.request('GET', '/v1/reference/places?q=Bavaria', { headers })).body.data;
+    const res = await stack.request('GET', `/v1/reference/places?ids=${bavaria.id},geonames:0,${leeds.id}`, { headers });
+    expect(res.body.data.map((p: { name: string }) => p.name)).toEqual([bavaria.name, leeds.name]);
+    const many = Array.from({ length: 21 }, () => leeds.id).join(',');
+    expect((await stack.request('GET', `/v1/reference/places?ids=${many}`, { headers })).status).toBe(400);
+  });
+
+  it('answers a clear 400 without q or ids, and needs a key', async () => {
     const res = await stack.request('GET', '/v1/reference/places', { headers });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_request');
+    expect((await stack.request('GET', '/v1/reference/places?q=Leeds&ids=geonames:1', { headers })).status).toBe(400);
     expect((await stack.request('GET', '/v1/reference/places?q=x')).body.error.code).toBe('missing_api_key');
   });
 

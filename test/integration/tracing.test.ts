@@ -240,7 +240,11 @@ describe('traces', () => {
     expect(read.status).toBe(200);
 
     const pdlHost = new URL(pdl.url).host;
-    const spans = await waitForTrace(caller.traceId, (s) => s.filter(isHttpCall).length >= 2);
+    // The request's own span is exported when the response has gone, after its calls': wait for both.
+    const spans = await waitForTrace(caller.traceId, (s) => {
+      const httpCalls = s.filter(isHttpCall);
+      return httpCalls.length >= 2 && httpCalls.every((c) => s.some((p) => p.id === c.parentId));
+    });
     const calls = spans.filter(isHttpCall);
     expect(calls.map((s) => s.name).sort()).toEqual([`get ${pdlHost}`, `post ${pdlHost}`]);
     for (const c of calls) {

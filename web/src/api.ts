@@ -132,6 +132,9 @@ export interface CriteriaReference {
   fields: {
     family: { allowed: { id: string; label: string }[] };
     metro: { allowed: { id: string; label: string }[] };
+    /** Optional in an older reference: the form falls back to DESIGN.md §4a's bounds. */
+    places?: { max_items?: number; allowed?: { radius_km?: Bounds & { default: number } } };
+    occupations?: { max_items?: number };
     skills: { allowed: { by_family: Record<string, string[]>; other: string[] } };
     seniority: { allowed: string[] };
     years_experience: { properties: { min: Bounds; max: Bounds } };
@@ -143,6 +146,17 @@ interface Bounds {
   min: number;
   max: number;
 }
+
+/** A gazetteer place of GET /reference/places: `{id: "geonames:2644688", name: "Leeds, England, United Kingdom", kind: "city", …}`. */
+export type ReferencePlace = Schemas['ReferencePlace'];
+/** An O*NET-SOC occupation of GET /reference/occupations: `{code: "29-1051.00", title: "Pharmacists", family: null}`. */
+export type ReferenceOccupation = Schemas['ReferenceOccupation'];
+
+/** Up to 20 places whose name (or an alternate name) starts with `q`, most populous first. */
+export const findPlaces = (q: string) => v1<ReferencePlace[]>('GET', `/reference/places?q=${encodeURIComponent(q)}`);
+export const placesById = (ids: string[]) => v1<ReferencePlace[]>('GET', `/reference/places?ids=${encodeURIComponent(ids.join(','))}`);
+/** Up to 200 occupations whose title or job titles hold the words of `q` (or whose code starts with it), best first. */
+export const findOccupations = (q: string) => v1<ReferenceOccupation[]>('GET', `/reference/occupations?q=${encodeURIComponent(q)}`);
 
 export type CampaignStatus = 'draft' | 'awaiting_launch' | 'launched';
 export interface Campaign {

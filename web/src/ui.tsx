@@ -67,3 +67,15 @@ export const BackLink = ({ to, children }: { to: string; children: ReactNode }) 
 );
 
 export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
+
+/**
+ * Where a person is, as text. Profiles hold `{name, locality, region, country, lat, lon}`; older
+ * profiles and result summaries a string. Either way, the name people read ("Leeds, England, United Kingdom").
+ */
+export function placeText(location: unknown): string {
+  if (typeof location === 'string') return location.trim();
+  if (!location || typeof location !== 'object') return '';
+  const l = location as Record<string, unknown>;
+  if (typeof l.name === 'string' && l.name.trim() !== '') return l.name.trim();
+  return [l.locality, l.region, l.country].filter((x): x is string => typeof x === 'string' && x.trim() !== '').join(', ');
+}

@@ -1,17 +1,27 @@
 import { useId, useState, type ReactNode } from 'react';
 import type { CriteriaReference, Problem } from '../api';
+import { NOTHING_KNOWN, OccupationPicker, PlacePicker, placeInput, type Known, type OccupationChoice, type PlaceChoice, type PlaceKind } from './pickers';
 
 /**
- * The search criteria as an editable form (family, titles, location, seniority, skills,
- * must-haves, industries, years, target, read budget). The server is the one validator: the
- * launch's 400 `invalid_criteria` problems are shown next to the fields they name.
+ * The search criteria as an editable form (family, occupations, titles, places, seniority,
+ * skills, must-haves, industries, years, target, read budget). The server is the one validator:
+ * the launch's 400 `invalid_criteria` problems are shown next to the fields they name.
  */
+
+/** DESIGN.md §4a's bounds, for a criteria reference that does not state them. */
+const PLACE_DEFAULTS = { maxItems: 20, radius: { min: 1, max: 500, default: 40 } };
+const MAX_OCCUPATIONS = 10;
 
 /** The criteria the form edits, as its inputs hold them. */
 export interface Draft {
   family: string;
+  /** O*NET-SOC occupations, titled when known. */
+  occupations: OccupationChoice[];
   titles: string;
+  /** Places (criteria `places`), and the older shorthands as read: a metro id, metro ids or countries. */
+  places: PlaceChoice[];
   metro: string;
+  locations: string[];
   seniority: string[];
   skills: string[];
   mustHaveSkills: string[];
@@ -22,8 +32,22 @@ export interface Draft {
   readBudget: string;
 }
 
-/** Criteria fields the form edits; the reader's others (locations, exclusions, threshold) go along unchanged. */
-const EDITED = ['family', 'titles', 'metro', 'seniority', 'skills', 'must_have_skills', 'industries', 'years_experience', 'target', 'read_budget'];
+/** Criteria fields the form edits; the reader's others (exclusions, threshold) go along unchanged. */
+const EDITED = [
+  'family',
+  'occupations',
+  'titles',
+  'places',
+  'metro',
+  'locations',
+  'seniority',
+  'skills',
+  'must_have_skills',
+  'industries',
+  'years_experience',
+  'target',
+  'read_budget',
+];
 
 const commaList = (s: string) =>
   s
@@ -40,15 +64,43 @@ const numberOf = (s: string) => (s.trim() === '' ? undefined : Number(s));
 const findOption = (options: { id: string; label: string }[], value: string) =>
   options.find((o) => o.id.toLowerCase() === value.toLowerCase() || o.label.toLowerCase() === value.toLowerCase());
 
-/** The reader's criteria as form values; family and metro as the reference ids the selects hold. */
-export function draftOf(criteria: Record<string, unknown>, reference?: CriteriaReference): Draft {
+const KINDS: readonly string[] = ['city', 'region', 'country'] satisfies PlaceKind[];
+
+/**
+ * A place of read criteria as a chip: an id with the name a lookup found (`known`) or a reader
+ * gave, a name as written (resolved by the server at launch), or a point.
+ */
+function placeChoiceOf(value: unknown, known: Known): PlaceChoice | undefined {
+  if (typeof value === 'string') return value.trim() ? { ref: { name: value.trim() }, label: value.trim(), radius: '' } : undefined;
+  if (!value || typeof value !== 'object') return undefined;
+  const v = value as Record<string, unknown>;
+  const radius = typeof v.radius_km === 'number' ? String(v.radius_km) : '';
+  const kind = typeof v.kind === 'string' && KINDS.includes(v.kind) ? (v.kind as PlaceKind) : undefined;
+  if (typeof v.id === 'string') {
+    const found = known.places.get(v.id);
+    return { ref: { id: v.id }, label: found?.name ?? (text(v.name) || v.id), kind: found?.kind ?? kind, radius };
+  }
+  if (typeof v.name === 'string') return { ref: { name: v.name }, label: v.name, kind, radius };
+  if (typeof v.lat === 'number' && typeof v.lon === 'number') return { ref: { lat: v.lat, lon: v.lon }, label: `${v.lat}, ${v.lon}`, kind: 'city', radius };
+  return undefined;
+}
+
+/**
+ * The reader's criteria as form values: family and metro as the reference ids the selects and
+ * chips hold; places and occupations named from `known` (what lookups found for ids and codes).
+ */
+export function draftOf(criteria: Record<string, unknown>, reference?: CriteriaReference, known: Known = NOTHING_KNOWN): Draft {
   const years = (criteria.years_experience ?? {}) as { min?: unknown; max?: unknown };
   const family = text(criteria.family);
+  const metroOf = (m: string) => (reference && findOption(reference.fields.metro.allowed, m)?.id) || m;
   const metro = text(criteria.metro);
   return {
     family: (reference && findOption(reference.fields.family.allowed, family)?.id) || family,
+    occupations: strings(criteria.occupations).map((code) => ({ code, title: known.occupations.get(code)?.title ?? '' })),
     titles: strings(criteria.titles).join(', '),
-    metro: (reference && findOption(reference.fields.metro.allowed, metro)?.id) || metro,
+    places: (Array.isArray(criteria.places) ? criteria.places : []).map((p) => placeChoiceOf(p, known)).filter((p): p is PlaceChoice => !!p),
+    metro: metro && metroOf(metro),
+    locations: strings(criteria.locations).map(metroOf),
     seniority: strings(criteria.seniority),
     skills: strings(criteria.skills),
     mustHaveSkills: strings(criteria.must_have_skills),
@@ -66,8 +118,11 @@ export function criteriaOf(d: Draft, found: Record<string, unknown>): Record<str
     Object.entries(found).filter(([k, v]) => k !== '_meta' && !EDITED.includes(k) && v !== null && v !== undefined),
   );
   if (d.family) c.family = d.family;
+  if (d.occupations.length) c.occupations = d.occupations.map((o) => o.code);
   if (commaList(d.titles).length) c.titles = commaList(d.titles);
+  if (d.places.length) c.places = d.places.map(placeInput);
   if (d.metro) c.metro = d.metro;
+  if (d.locations.length) c.locations = d.locations;
   if (d.seniority.length) c.seniority = d.seniority;
   if (d.skills.length) c.skills = d.skills;
   if (d.mustHaveSkills.length) c.must_have_skills = d.mustHaveSkills;
@@ -85,10 +140,16 @@ export function criteriaOf(d: Draft, found: Record<string, unknown>): Record<str
 export function problemsByField(problems: Problem[]): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const p of problems) {
-    const [root, field] = p.field.split('.');
+    const [root, field, index] = p.field.split('.');
     const key = root === 'criteria' && field && EDITED.includes(field) ? field : 'form';
     const where = p.field.replace(/^criteria\.?/, '');
-    const message = key === 'form' && where && where !== '(body)' ? `${where}: ${p.message}` : p.message;
+    // The places are chips of one field: a problem says which one.
+    const message =
+      key === 'form' && where && where !== '(body)'
+        ? `${where}: ${p.message}`
+        : key === 'places' && /^\d+$/.test(index ?? '')
+          ? `Place ${Number(index) + 1}: ${p.message}`
+          : p.message;
     (out[key] ??= []).push(message);
   }
   return out;
@@ -137,7 +198,16 @@ export function CriteriaFields({
   const described = (field: string) => (problems[field]?.length ? { 'aria-invalid': true as const, 'aria-describedby': problemsId(field) } : {});
   const problemsOf = (field: string) => <FieldProblems id={problemsId(field)} field={field} messages={problems[field]} />;
   const families = f.family.allowed;
-  const metros = [...f.metro.allowed].sort((a, b) => a.label.localeCompare(b.label));
+  const familyLabel = (id: string) => families.find((o) => o.id === id)?.label ?? id;
+  const metroLabel = (id: string) => findOption(f.metro.allowed, id)?.label;
+  const radius = { ...PLACE_DEFAULTS.radius, ...f.places?.allowed?.radius_km };
+  /** The problems of several criteria fields in one place (the older `metro` and `locations` show at the places). */
+  const problemsOfAll = (...fields: string[]) =>
+    fields.map((field) => <FieldProblems key={field} id={problemsId(field)} field={field} messages={problems[field]} />);
+  const describedAll = (...fields: string[]) => {
+    const marked = fields.filter((field) => problems[field]?.length);
+    return marked.length ? { 'aria-invalid': true as const, 'aria-describedby': marked.map(problemsId).join(' ') } : {};
+  };
   const years = f.years_experience.properties;
   return (
     <div className="criteria-form">
@@ -164,21 +234,30 @@ export function CriteriaFields({
           </label>
           {problemsOf('titles')}
         </div>
-        <div>
-          <label>
-            Location (metro)
-            <select value={draft.metro} onChange={onText('metro')} {...described('metro')}>
-              <option value="">Anywhere</option>
-              {metros.map((o) => (
-                <option key={o.id} value={o.id}>
-                  {o.label}
-                </option>
-              ))}
-              {draft.metro && !metros.some((o) => o.id === draft.metro) && <option value={draft.metro}>{draft.metro} (as read)</option>}
-            </select>
-          </label>
-          {problemsOf('metro')}
-        </div>
+      </div>
+      <OccupationPicker
+        values={draft.occupations}
+        onChange={(occupations, picked) =>
+          // An occupation inside a role family fills the family when none is chosen.
+          onChange({ ...draft, occupations, family: draft.family || (picked?.family && families.some((o) => o.id === picked.family) ? picked.family : '') })
+        }
+        familyLabel={familyLabel}
+        maxItems={f.occupations?.max_items ?? MAX_OCCUPATIONS}
+        describedBy={described('occupations')}
+        problems={problemsOf('occupations')}
+      />
+      <PlacePicker
+        places={draft.places}
+        metro={draft.metro}
+        locations={draft.locations}
+        onChange={(next) => onChange({ ...draft, ...next })}
+        metroLabel={metroLabel}
+        radius={radius}
+        maxItems={f.places?.max_items ?? PLACE_DEFAULTS.maxItems}
+        describedBy={describedAll('places', 'metro', 'locations')}
+        problems={problemsOfAll('places', 'metro', 'locations')}
+      />
+      <div className="grid">
         <div>
           <label>
             Industries (comma-separated)

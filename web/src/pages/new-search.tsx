@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { ApiError, call, idempotencyKey, readBrief, v1, type CriteriaReference, type IntakeResult, type Schemas } from '../api';
 import { ErrorNotice, Loading } from '../ui';
 import { CriteriaFields, criteriaOf, draftOf, problemsByField, type Draft } from './criteria-form';
+import { lookUpRead } from './pickers';
 
 /** The chips of intake's coverage, in the order a recruiter reads a brief. */
 const CHIPS: Record<string, string> = { job_title: 'Job title', location: 'Location', years_experience: 'Experience', industry: 'Industry', skills: 'Skills' };
@@ -35,10 +36,15 @@ export function NewSearch({ projectId }: { projectId: string }) {
     onSuccess: ({ scan }) => void navigate(`/searches/${scan.id}`),
   });
   const read = useMutation({
-    mutationFn: (reader?: 'builtin') => readBrief(rawInput, reader),
-    onSuccess: (result) => {
+    // The readers give places as gazetteer ids and occupations as codes: their names are looked
+    // up before the form shows them (what no lookup names shows as read).
+    mutationFn: async (reader?: 'builtin') => {
+      const result = await readBrief(rawInput, reader);
+      return { result, known: await lookUpRead(result.criteria) };
+    },
+    onSuccess: ({ result, known }) => {
       setFound(result);
-      setDraft(draftOf(result.criteria, reference.data));
+      setDraft(draftOf(result.criteria, reference.data, known));
       setLaunchKey(idempotencyKey());
       launch.reset();
     },
@@ -112,11 +118,11 @@ export function NewSearch({ projectId }: { projectId: string }) {
             )}
             {found.familyUnresolved && (
               <p className="notice">
-                The role family was not recognised.
+                The role is outside the role families: it is searched by its occupations and titles, without a family.
                 {found.familySuggestions.length > 0 && (
                   <>
                     {' '}
-                    Closest:{' '}
+                    Closest families, if one fits:{' '}
                     {found.familySuggestions.map((s) => (
                       <button key={s.id} type="button" className="link" onClick={() => change({ ...draft, family: s.id })}>
                         {s.label}

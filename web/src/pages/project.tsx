@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { v1, v1Page, type Schemas } from '../api';
 import { useCan } from '../layout';
-import { BackLink, ErrorNotice, Loading, PageTitle, when } from '../ui';
+import { BackLink, ErrorNotice, Loading, PageTitle, placeText, when } from '../ui';
 import { NewSearch } from './new-search';
 import { describeCriteria, isRunning, Progress, PROGRESS_POLL_MS } from './scans';
 
@@ -70,7 +70,8 @@ export function Shortlist({ projectId }: { projectId: string }) {
             <ul className="cards" aria-label="Shortlisted people">
               {members.data.items.map((m) => (
                 <li key={m.candidate_id} data-candidate-id={m.candidate_id}>
-                  <strong>{m.name}</strong> — {m.title} at {m.company}, {m.location}
+                  <strong>{m.name}</strong> — {m.title} at {m.company}
+                  {placeText(m.location) && `, ${placeText(m.location)}`}
                   {m.score !== null && <span className="score"> {m.score}</span>}
                   {canEdit && (
                     <button type="button" className="link" onClick={() => remove.mutate(m.candidate_id)} aria-label={`Remove ${m.name} from the shortlist`}>

@@ -46,8 +46,22 @@ export function ScanList() {
   );
 }
 
+/** A resolved place of a search record, as a title names it: "Leeds (25 km)", "Bavaria". */
+const placeTitle = (p: { name?: unknown; radius_km?: unknown }) => {
+  const name = typeof p.name === 'string' ? p.name.split(',')[0] : '';
+  return name && typeof p.radius_km === 'number' ? `${name} (${p.radius_km} km)` : name;
+};
+
+/** A search in a line: what it looks for (titles, else family, else occupations), where (its resolved places, else metro), skills. */
 export function describeCriteria(criteria: unknown): string {
-  const c = (criteria ?? {}) as { titles?: string[]; family?: string; metro?: string; skills?: string[] };
-  const parts = [c.titles?.join(', ') || c.family, c.metro, c.skills?.slice(0, 3).join(', ')].filter(Boolean);
+  const c = (criteria ?? {}) as { titles?: string[]; family?: string; occupations?: string[]; places?: unknown[]; metro?: string; skills?: string[] };
+  const places = Array.isArray(c.places)
+    ? c.places
+        .filter((p): p is { name?: unknown; radius_km?: unknown } => !!p && typeof p === 'object')
+        .map(placeTitle)
+        .filter(Boolean)
+    : [];
+  const where = places.length > 3 ? `${places.slice(0, 3).join(', ')} +${places.length - 3}` : places.join(', ');
+  const parts = [c.titles?.join(', ') || c.family || c.occupations?.join(', '), where || c.metro, c.skills?.slice(0, 3).join(', ')].filter(Boolean);
   return parts.length ? parts.join(' · ') : 'Search';
 }

@@ -3,11 +3,23 @@ import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { v1, v1Page, type Schemas } from '../api';
 import { useCan } from '../layout';
-import { BackLink, ErrorNotice, Loading, PageTitle } from '../ui';
+import { BackLink, ErrorNotice, Loading, PageTitle, placeText } from '../ui';
 import { describeCriteria, isRunning, Progress, PROGRESS_POLL_MS } from './scans';
 import { linkableUrl } from '../../../src/domain/urls';
 
 const PAGE_SIZE = 20;
+
+/**
+ * Where a person is and how far from the wanted places: the profile's place, and the location
+ * criterion's reason when it places them ("12 km from Leeds", "in Bavaria", "65 km from Leeds,
+ * beyond 40 km"); "Leeds, England, United Kingdom · 12 km from Leeds".
+ */
+function whereText(person: Pick<Schemas['Person'], 'profile' | 'score_breakdown'>): string {
+  const place = placeText(person.profile?.location);
+  const reason = person.score_breakdown?.find((c) => c.criterion === 'location')?.reason ?? '';
+  const placed = /^(?:\d+ km from |in )/.test(reason) ? reason : '';
+  return [place, placed].filter(Boolean).join(' · ');
+}
 
 export function SearchPage() {
   const { searchId } = useParams() as { searchId: string };
@@ -92,6 +104,11 @@ function People({ searchId, projectId, running, version }: { searchId: string; p
                 <span className="score" aria-label={`score ${p.score}`}>
                   {p.score}
                 </span>
+                {whereText(p) && (
+                  <span className="muted" data-testid="person-place">
+                    {whereText(p)}
+                  </span>
+                )}
                 {canShortlist &&
                   (listed.has(p.id) ? (
                     <span className="muted">On the shortlist</span>
@@ -126,18 +143,25 @@ function People({ searchId, projectId, running, version }: { searchId: string; p
 
 /** Why the person scored what they did: each criterion's weight, match, points and reason. */
 function PersonDetail({ person }: { person: Schemas['Person'] }) {
-  const profile = (person.profile ?? {}) as { title?: string; company?: string; location?: string; network_url?: string };
+  const profile = (person.profile ?? {}) as { title?: string; company?: string; location?: unknown; occupation?: unknown; network_url?: string };
   const profileHref = linkableUrl(profile.network_url);
+  const occupation = profile.occupation as { onet_code?: unknown; title?: unknown } | null | undefined;
   return (
     <div className="person" role="region" aria-label={`${person.name}: score breakdown`}>
       <p>
-        {[profile.title, profile.company, profile.location].filter(Boolean).join(' · ')}{' '}
+        {[profile.title, profile.company, placeText(profile.location)].filter(Boolean).join(' · ')}{' '}
         {profileHref && (
           <a href={profileHref} target="_blank" rel="noopener noreferrer">
             Profile
           </a>
         )}
       </p>
+      {occupation && typeof occupation.title === 'string' && (
+        <p className="muted" data-testid="person-occupation">
+          Occupation: {occupation.title}
+          {typeof occupation.onet_code === 'string' && ` (${occupation.onet_code})`}
+        </p>
+      )}
       {person.score_breakdown ? (
         <table>
           <caption>Score breakdown</caption>
