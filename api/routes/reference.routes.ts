@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { searchIndustries } from '../../src/reference/taxonomy';
-import { describeCriteria } from '../../src/domain/criteria';
+import { describeCriteria } from '../../src/domain/criteria-reference';
 import { gazetteer } from '../../src/reference/gazetteer';
 import { occupations } from '../../src/reference/occupations';
 import {

@@ -61,9 +61,7 @@ export function createBriefReader(settings: Config['briefReader']): BriefReader 
       });
       // Every thread loads the reference data once, before the first brief's budget starts.
       const started = pool;
-      ready = Promise.all(
-        Array.from({ length: settings.threads }, () => started.run('', { signal: AbortSignal.timeout(START_TIMEOUT_MS) })),
-      ).then(
+      ready = Promise.all(Array.from({ length: settings.threads }, () => started.run('', { signal: AbortSignal.timeout(START_TIMEOUT_MS) }))).then(
         () => undefined,
         () => undefined,
       );

@@ -68,3 +68,15 @@ export function cumulative(weights: number[]): Float64Array {
   for (let i = 0; i < weights.length; i++) out[i] = s += weights[i];
   return out;
 }
+
+/** A small seeded generator for tables built once at module load (the companies list), not per person. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -149,10 +149,10 @@ function titlesOf(o: Occupation, byCode: Map<string, { title: string; source: st
 // few that do not ("Funeral Home Owner") read as mid, so their people are drawn as others are.
 const levelWeights = (jobZone: number | null) =>
   (jobZone ?? 3) <= 2
-      ? weightsOf({ junior: 30, mid: 50, senior: 15, lead: 5 })
-      : jobZone === 3
-        ? weightsOf({ junior: 20, mid: 45, senior: 25, lead: 10 })
-        : weightsOf({ intern: 1, junior: 15, mid: 35, senior: 32, lead: 12 });
+    ? weightsOf({ junior: 30, mid: 50, senior: 15, lead: 5 })
+    : jobZone === 3
+      ? weightsOf({ junior: 20, mid: 45, senior: 25, lead: 10 })
+      : weightsOf({ intern: 1, junior: 15, mid: 35, senior: 32, lead: 12 });
 
 const DEGREES: Record<number, { noDegree: number; bachelors: string[]; twoDegrees: number; masters: string[][] }> = {
   1: { noDegree: 0.85, bachelors: ['Certificate'], twoDegrees: 0, masters: [] },

@@ -14,7 +14,12 @@ export function placeFilter(location: string | undefined): { metros: string[]; c
   if (metro) return { metros: [metro.id], countries: [], locationLike: null };
   // Companies name their country ("United Kingdom"), people carry its ISO code ("GB"): both are matched.
   const country = gazetteer().country(place);
-  if (country) return { metros: [], countries: [...new Set([COUNTRIES.find((c) => c.toLowerCase() === place.toLowerCase()) ?? country.name, country.country])], locationLike: null };
+  if (country)
+    return {
+      metros: [],
+      countries: [...new Set([COUNTRIES.find((c) => c.toLowerCase() === place.toLowerCase()) ?? country.name, country.country])],
+      locationLike: null,
+    };
   return { metros: [], countries: [], locationLike: `%${place.replace(/[\\%_]/g, '\\$&')}%` };
 }
 

@@ -238,7 +238,11 @@ function build(): Gazetteer {
   // "Scotland", "England" and "Wales" are aliases of the United Kingdom and regions of their own: the name is the region's.
   for (const [key, places] of byName) {
     const regionHere = new Set(places.filter((p) => p.kind === 'region' && placeKey(p.name) === key).map((p) => p.country));
-    if (regionHere.size) byName.set(key, places.filter((p) => !(p.kind === 'country' && regionHere.has(p.country))));
+    if (regionHere.size)
+      byName.set(
+        key,
+        places.filter((p) => !(p.kind === 'country' && regionHere.has(p.country))),
+      );
   }
   const ambiguous = new Set(readTsv('ambiguous-names.tsv').map((r) => r.name_key));
   const byPopulation = (a: GazetteerPlace, b: GazetteerPlace) => b.population - a.population || a.id.localeCompare(b.id);

@@ -79,7 +79,12 @@ export function occupationVocabulary(): OccupationVocabulary {
   const add = (form: string, code: string, weight: number) => {
     const exact = isAbbreviation(form);
     // An abbreviation is keyed by its letters as the reader reads written words ("CDL-A" → "CDL A").
-    const key = exact ? form.split(/[^\p{L}\p{N}+#]+/u).filter(Boolean).join(' ') : words(form).join(' ');
+    const key = exact
+      ? form
+          .split(/[^\p{L}\p{N}+#]+/u)
+          .filter(Boolean)
+          .join(' ')
+      : words(form).join(' ');
     if (key === '') return;
     const mapKey = `${exact ? 'x' : 'w'}:${key}`;
     let entry = weighted.get(mapKey);

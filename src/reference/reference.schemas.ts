@@ -39,7 +39,12 @@ export const referencePlace = z
   .meta({ id: 'ReferencePlace' });
 
 export const occupationsQuery = z.object({
-  q: z.string().trim().max(100).optional().describe('words of an occupation or job title ("pharmac", "truck driver"), or the start of an O*NET-SOC code ("29-10")'),
+  q: z
+    .string()
+    .trim()
+    .max(100)
+    .optional()
+    .describe('words of an occupation or job title ("pharmac", "truck driver"), or the start of an O*NET-SOC code ("29-10")'),
 });
 
 export const referenceOccupation = z

@@ -44,7 +44,11 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
   });
 
   it('keeps the level words and reads abbreviations of O*NET titles', () => {
-    expect(read('Lead carpenter for a custom home builder in Bozeman')).toMatchObject({ occupations: ['47-2031.00'], titles: ['Carpenter'], seniority: ['lead'] });
+    expect(read('Lead carpenter for a custom home builder in Bozeman')).toMatchObject({
+      occupations: ['47-2031.00'],
+      titles: ['Carpenter'],
+      seniority: ['lead'],
+    });
     expect(read('CNAs for nights, skilled nursing facility in Fargo, not RNs').occupations).toContain('31-1131.00');
   });
 });

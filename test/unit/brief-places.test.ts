@@ -47,9 +47,7 @@ describe('the brief reader reads places anywhere', () => {
   });
 
   it("keeps the company's places apart from the role's", () => {
-    expect(placesRead('Headquartered in Hamburg, we are hiring a warehouse manager based in Leipzig.')).toEqual([
-      'Leipzig, Saxony, Germany (40 km)',
-    ]);
+    expect(placesRead('Headquartered in Hamburg, we are hiring a warehouse manager based in Leipzig.')).toEqual(['Leipzig, Saxony, Germany (40 km)']);
   });
 
   it('needs evidence for names that are also words or names, and ignores compounds', () => {

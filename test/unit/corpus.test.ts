@@ -312,7 +312,11 @@ describe('person generator', () => {
         check(SENIORITIES.includes(p.seniority), 'seniority', p);
         const family = families.get(p.family);
         const occupation = p.occupation ? occupations().byCode(p.occupation.onet_code) : undefined;
-        check(!!p.occupation && /^\d\d-\d{4}\.\d\d$/.test(p.occupation.onet_code) && occupation?.title === p.occupation.title, `occupation ${JSON.stringify(p.occupation)}`, p);
+        check(
+          !!p.occupation && /^\d\d-\d{4}\.\d\d$/.test(p.occupation.onet_code) && occupation?.title === p.occupation.title,
+          `occupation ${JSON.stringify(p.occupation)}`,
+          p,
+        );
         // Even indices are of the families (each base title tied to an occupation, which may be coded to a
         // neighbouring family: SOC has no code of its own for product managers or recruiters); the rest
         // hold occupations outside the families.
@@ -346,11 +350,7 @@ describe('person generator', () => {
 
         check(p.skills.length >= 5 && p.skills.length <= 15, 'skill count', p);
         check(new Set(p.skills).size === p.skills.length, 'duplicate skill', p);
-        check(
-          isFamilyPerson(i) ? p.skills.every((s) => skills.has(s)) : p.skills.every((s) => s.trim() !== ''),
-          'unknown skill',
-          p,
-        );
+        check(isFamilyPerson(i) ? p.skills.every((s) => skills.has(s)) : p.skills.every((s) => s.trim() !== ''), 'unknown skill', p);
         if (family) check(p.skills.filter((s) => !family.skills.includes(s)).length <= 2, 'off-family skills', p);
 
         check(p.certifications.length <= 3 && new Set(p.certifications).size === p.certifications.length, 'certifications', p);

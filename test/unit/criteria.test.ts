@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { COUNTRIES, INDUSTRIES, METROS, ROLE_FAMILIES, SENIORITIES, SKILLS, findFamily } from '../../src/reference/taxonomy';
-import { CRITERIA_DEFAULTS, canonicalJson, criteriaSchema, describeCriteria, parseCriteria, type Criteria, type Problem } from '../../src/domain/criteria';
+import { CRITERIA_DEFAULTS, canonicalJson, criteriaSchema, parseCriteria, type Criteria, type Problem } from '../../src/domain/criteria';
+import { describeCriteria } from '../../src/domain/criteria-reference';
 
 function problems(input: unknown): Problem[] {
   const result = parseCriteria(input);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseCriteria, type Criteria, type ResolvedCriteria } from '../../src/domain/criteria';
-import { PDL_MAX_TERMS, personCriteriaQuery, personSearchQuery } from '../../src/providers/peopledatalabs';
+import { PDL_MAX_TERMS, personCriteriaQuery, personSearchQuery } from '../../src/providers/pdl-query';
 import canonical from '../../src/reference/data/pdl-canonical.json';
 import { distanceKm, gazetteer } from '../../src/reference/gazetteer';
 import {

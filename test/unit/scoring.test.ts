@@ -14,9 +14,18 @@ function criteria(input: Criteria): ResolvedCriteria {
 
 /** Where a person lives: a gazetteer city, or a point `northKm` due north of it. */
 function placedAt(city: string, northKm = 0): PersonLocation {
-  const c = gazetteer().named(city).find((p) => p.kind === 'city')!;
+  const c = gazetteer()
+    .named(city)
+    .find((p) => p.kind === 'city')!;
   const lat = c.lat + northKm / ((6371.0088 * Math.PI) / 180);
-  return { name: northKm ? `${northKm} km north of ${c.fullName}` : c.fullName, locality: c.name, region: c.regionName ?? '', country: c.country, lat, lon: c.lon };
+  return {
+    name: northKm ? `${northKm} km north of ${c.fullName}` : c.fullName,
+    locality: c.name,
+    region: c.regionName ?? '',
+    country: c.country,
+    lat,
+    lon: c.lon,
+  };
 }
 
 /** A complete, strong profile for `FULL` below; tests override what they vary. */
@@ -125,7 +134,10 @@ describe('scoreProfile', () => {
     expect(location(la, c).match).toBe(0);
     expect(location(london, c).match).toBe(0);
     expect(location(makeProfile({ location: placedAt('San Francisco', 30) }), c)).toMatchObject({ match: 1, reason: '30 km from San Francisco' });
-    expect(location(makeProfile({ location: placedAt('San Francisco', 70) }), c)).toMatchObject({ match: 0.25, reason: '70 km from San Francisco, beyond 40 km' });
+    expect(location(makeProfile({ location: placedAt('San Francisco', 70) }), c)).toMatchObject({
+      match: 0.25,
+      reason: '70 km from San Francisco, beyond 40 km',
+    });
     const leeds = criteria({ skills: ['TypeScript'], places: [{ name: 'Leeds', radius_km: 20 }] });
     expect(location(makeProfile({ location: placedAt('Leeds', 12) }), leeds)).toMatchObject({ match: 1, reason: '12 km from Leeds' });
     expect(location(makeProfile({ location: placedAt('Leeds', 30) }), leeds).match).toBe(0.5);

@@ -1,0 +1,392 @@
+/**
+ * Place mentions in a brief, read on the gazetteer (places.ts chooses among them): names written
+ * as places are written (capitalised, codes as written, lower case only for big places), their
+ * qualifiers ("Portland, OR", "Hamilton (Waikato)"), the old metros' curated names, misspelt big
+ * cities, and how each mention is weighed by the words around it. A name that is also a word or a
+ * given name ("Reading", "Mobile", "Florence") counts only with evidence: a cue ("in Reading,"), a
+ * qualifier ("Mobile, AL") or a line of its own.
+ */
+import { distanceKm, gazetteer, placeKey, type GazetteerPlace } from '../reference/gazetteer';
+import { choosePlace } from '../reference/place-resolution';
+import { METROS } from '../reference/taxonomy';
+import { editDistance } from '../domain/edit-distance';
+import type { SpanClaims } from './span-claims';
+
+/** A place name of more words than this is not looked up (longest: "Frankfurt am Main", "Saint-Jean-sur-Richelieu"). */
+const MAX_NAME_WORDS = 6;
+/** Mentions read per brief: a list of hundreds of towns is no brief, and choosing among them is quadratic. */
+const MAX_MENTIONS = 100;
+/** Written in lower case, a place counts only when this populous (a typed "london", "toronto"). */
+const LOWER_CASE_MIN_POPULATION = 1_000_000;
+/** … or with a cue or a line of its own ("nurse in leeds"). */
+const LOWER_CASE_WITH_CUE_MIN_POPULATION = 50_000;
+/** Misspellings are corrected towards the old metros' names and cities this populous. */
+const CORRECTABLE_MIN_POPULATION = 1_000_000;
+
+// ---- tokens ----
+
+interface Token {
+  text: string;
+  key: string;
+  start: number;
+  end: number;
+}
+
+function tokenize(text: string): Token[] {
+  const out: Token[] = [];
+  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) out.push({ text: m[0], key: placeKey(m[0]), start: m.index, end: m.index + m[0].length });
+  return out.filter((t) => t.key !== '');
+}
+
+/** Countries whose regions recruiters name by code on their own ("BC-based", "in NSW"). */
+const ABBREVIATED_REGIONS = new Set(['US', 'CA', 'AU']);
+
+/** Tokens of one name are apart only by spaces, hyphens, apostrophes or a period ("St. Louis", "D.C."). */
+const joinsName = (gap: string) => /^[ \t.'’-]{1,3}$/.test(gap);
+
+// ---- the old metros' names ----
+
+export interface MetroName {
+  metroId: string;
+  /** One of the metro's curated aliases ("Cambridge" for Boston), not its label or city. */
+  alias: boolean;
+  confidence: number;
+  /** Short or all-capital aliases ("SF", "LA", "GTA") only as written. */
+  exact: string | undefined;
+  /** Written in lower case too ("berlin", "the bay area"), or only capitalised. */
+  anyCase: boolean;
+}
+
+let metroNameTable: Map<string, MetroName> | undefined;
+function metroNames(): Map<string, MetroName> {
+  if (metroNameTable) return metroNameTable;
+  const table = new Map<string, MetroName>();
+  const add = (name: string, metroId: string, alias: boolean, confidence: number) => {
+    const key = placeKey(name);
+    if (key === '' || table.has(key)) return;
+    const exact = alias && (name.length <= 4 || name === name.toUpperCase()) ? name : undefined;
+    // Short one-word aliases are often ordinary words or surnames ("Mesa", "Irving"): capitalised only.
+    const anyCase = !alias || /\s/.test(name.trim()) || name.length >= 5;
+    table.set(key, { metroId, alias, confidence, exact, anyCase });
+  };
+  // Labels and cities before aliases, so a city's own name wins over another metro's alias.
+  for (const m of METROS) {
+    add(m.label, m.id, false, 0.95);
+    if (m.id.includes('-')) add(m.id, m.id, false, 0.95);
+  }
+  for (const m of METROS) add(m.city, m.id, false, 0.9);
+  for (const m of METROS) for (const a of m.aliases) add(a, m.id, true, 0.9);
+  metroNameTable = table;
+  return table;
+}
+
+// ---- misspelt names ----
+
+let correctable: Map<string, string[]> | undefined;
+/** One-word names of 7+ letters worth correcting towards, by first letter: metro names and big cities. */
+function correctableNames(): Map<string, string[]> {
+  if (correctable) return correctable;
+  const keys = new Set<string>();
+  for (const key of metroNames().keys()) if (/^[a-z]{7,}$/.test(key)) keys.add(key);
+  const g = gazetteer();
+  for (const c of g.cities()) {
+    const key = placeKey(c.name);
+    if (c.population >= CORRECTABLE_MIN_POPULATION && /^[a-z]{7,}$/.test(key) && !g.isAmbiguousName(key)) keys.add(key);
+  }
+  correctable = new Map();
+  for (const key of keys) {
+    const at = correctable.get(key[0]);
+    if (at) at.push(key);
+    else correctable.set(key[0], [key]);
+  }
+  return correctable;
+}
+
+/** The one known name a misspelt word is close to ("melborne" → "melbourne"): one edit, two from 9 letters. */
+function correction(key: string, memo: Map<string, string | undefined>): string | undefined {
+  if (!/^[a-z]{7,}$/.test(key)) return undefined;
+  if (memo.has(key)) return memo.get(key);
+  const max = key.length >= 9 ? 2 : 1;
+  const near = (correctableNames().get(key[0]) ?? []).filter((n) => n !== key && editDistance(key, n, max) <= max);
+  memo.set(key, near.length === 1 ? near[0] : undefined);
+  return memo.get(key);
+}
+
+// ---- cues ----
+
+/** Words just before a place that make it where the role is ("based in", "Location:", "in"). */
+const ROLE_PLACE_CUES =
+  /(?:\bbased in|\blocated in|\blocation|\bin|\bnear|\baround|\bhybrid|\bon-?site|\bonsite|\boffice|\brelocat\w* to|\bremote|\bwithin commuting distance of|\bcommutable to|\bfrom|\bout of|\bcandidates in|\bpeople in|\bwithin|@)\W{0,3}(?:the\s+)?(?:\w+\s+)?$/i;
+/** A cue right before the name ("in Reading", "Location: Mobile"). */
+const CLOSE_CUE =
+  /(?:\b(?:in|near|around|based|located|outside|(?:relocat\w*|mov\w*|commutable|commute) to|(?:miles?|km|kilomet\w+|mi) (?:of|from)|(?:outskirts|city|area) of)|location\s*:|@)[ \t]*(?:the[ \t]+|our[ \t]+|downtown[ \t]+|central[ \t]+|greater[ \t]+)?$/i;
+/** Words right after a place that make it one ("Reading office", "Mobile-based", "Omaha plant"). */
+const AFTER_CUE = /^[ \t-]*(?:based|office|offices|area|metro|region|hq|campus|site|plant|facility|hub|cbd|city cent(?:re|er)|downtown)\b/i;
+/** A name followed by this ends there ("in Mobile, AL", "in Reading or Oxford"), not inside a phrase ("in Mobile apps"). */
+const ENDS_PHRASE = /^(?:\s*$|\s*[,.;:!?)\]/|&\n]|\s+(?:or|and)\b|\s+[-–—]\s)/i;
+/** Words before a place that make it the company's, not the role's ("headquartered in", "offices in"). */
+const COMPANY_PLACE_CUES = /\b(?:headquarter\w*|hq|offices|founded|customers|clients|presence|across|as well as|including|studios?|sites|from our)\b/gi;
+/** A person's name, not a place: "reports to Florence", "contact Jackson", "Dr. Lincoln". */
+const PERSON_CUE = /\b(?:report(?:s|ing)?\s+(?:in)?to|contact|ask\s+for|speak\s+(?:to|with)|e-?mail|attn:?|mr\.?|ms\.?|mrs\.?|dr\.?)\s*$/i;
+/** "not Victoria BC", "NOT Portland OR", "(not Richmond BC!)": a place ruled out. */
+const RULED_OUT = /\b(?:not|excluding|except|rather than)\s+(?:in\s+)?(?:the\s+)?$/i;
+/** Segment ends for "a line of its own": "Göteborg — manufacturing engineer", ", Wroclaw,". */
+const SEGMENT_BREAK = /[\n,;|•()[\]:]|[ \t][-–—][ \t]|[–—]/g;
+/** What may stand beside a place in its own segment: "Location: Leeds", "Leeds office", "hybrid". */
+const SEGMENT_FILLER =
+  /^(?:\s|\b(?:location|locations|based|in|near|hybrid|remote|on-?site|onsite|office|offices|area|only|preferred|the|our|city|county|metro|region|or|and|anywhere|uk|us)\b|[/&+-])*$/i;
+
+/** Whether the nearest cue before a place, in its sentence, says the place is the company's. */
+function companyPlace(before: string): boolean {
+  const clause = before.slice(Math.max(0, before.search(/[.;!?\n][^.;!?\n]*$/) + 1));
+  let company = -1;
+  for (const m of clause.matchAll(COMPANY_PLACE_CUES)) company = m.index + m[0].length;
+  if (company < 0 || clause.length - company > 40) return false;
+  // A role cue after the company cue wins: "HQ in Boston, this role is based in Denver".
+  return !/\b(?:based|located|role|position|job|relocat\w*)\b/i.test(clause.slice(company));
+}
+
+// ---- mentions ----
+
+export interface Mention {
+  start: number;
+  end: number;
+  /** The name as written (qualifiers excluded). */
+  written: string;
+  /** An old metro, when the name is one of its names and no qualifier says otherwise. */
+  metro?: MetroName;
+  place: GazetteerPlace;
+  /** Other places of the name, for a later choice by the brief's countries. */
+  candidates: readonly GazetteerPlace[];
+  qualified: boolean;
+  evidence: 'solid' | 'weak' | 'none';
+  weight: number;
+}
+
+interface Found {
+  start: number;
+  end: number;
+  key: string;
+  metro?: MetroName;
+  candidates: readonly GazetteerPlace[];
+}
+
+/** The longest known name starting at token `i` and written as a place is written, or undefined. */
+function nameAt(text: string, tokens: Token[], i: number, corrections: Map<string, string | undefined>): Found | undefined {
+  const g = gazetteer();
+  const metros = metroNames();
+  let last = i;
+  while (last + 1 < tokens.length && last + 1 - i < MAX_NAME_WORDS && joinsName(text.slice(tokens[last].end, tokens[last + 1].start))) last++;
+  for (let j = last; j >= i; j--) {
+    const start = tokens[i].start;
+    const end = tokens[j].end;
+    const key = tokens
+      .slice(i, j + 1)
+      .map((t) => t.key)
+      .join(' ');
+    const written = text.slice(start, end);
+    let metro = metros.get(key);
+    if (metro && ((metro.exact && metro.exact.replace(/\s+/g, ' ') !== written.replace(/\s+/g, ' ')) || (!metro.anyCase && !/^[\p{Lu}\p{N}]/u.test(written))))
+      metro = undefined;
+    const candidates = writtenAsPlace(written, key, g.namedKey(key));
+    if (metro || candidates.length) return { start, end, key, metro, candidates };
+  }
+  // A state or province code with a cue: "BC-based", "in NSW" (checked in `evidence`).
+  const regions = /^[A-Z]{2,3}$/.test(tokens[i].text)
+    ? (g.regionAbbreviations().get(tokens[i].text) ?? []).filter((r) => ABBREVIATED_REGIONS.has(r.country))
+    : [];
+  if (regions.length)
+    return { start: tokens[i].start, end: tokens[i].end, key: tokens[i].key, candidates: [...regions].sort((a, b) => b.population - a.population) };
+  // A misspelt big city or metro name ("Melborne", "Pittsburg" when no other reading fits).
+  const fixed = correction(tokens[i].key, corrections);
+  const fixedMetro = fixed ? metros.get(fixed) : undefined;
+  // Capitalised, or a metro's name typed in lower case ("hyderbad").
+  if (fixed && (/^\p{Lu}/u.test(tokens[i].text) || fixedMetro?.anyCase)) {
+    return { start: tokens[i].start, end: tokens[i].end, key: fixed, metro: fixedMetro?.anyCase ? fixedMetro : undefined, candidates: g.namedKey(fixed) };
+  }
+  return undefined;
+}
+
+/** The places of a name, kept only when the text writes it as such a place is written. */
+function writtenAsPlace(written: string, key: string, places: readonly GazetteerPlace[]): readonly GazetteerPlace[] {
+  if (places.length === 0) return places;
+  const g = gazetteer();
+  const letters = written.replace(/[^\p{L}]/gu, '');
+  // All capitals of up to four letters is a code: only the short forms and country codes ("NYC", "UK", "UAE").
+  if (letters.length <= 4 && letters === letters.toUpperCase()) {
+    return g.shortFormRadius(written) !== undefined || g.isCountryAbbreviation(written) ? places : [];
+  }
+  if (/^\p{Lu}/u.test(written)) return key.replace(/ /g, '').length <= 2 ? [] : places;
+  // Lower case: big places only, never a code ("a sf office"); checked again with cues in `evidence`.
+  return key.replace(/ /g, '').length >= 4 && !g.isAmbiguousName(key) && places[0].population >= LOWER_CASE_WITH_CUE_MIN_POPULATION ? places : [];
+}
+
+/**
+ * Qualifiers right after a name that fit one of its places: ", OR", " (Scotland)", ", Alberta,
+ * Canada", " MA". Returns them and where they end.
+ */
+function qualifiersAfter(
+  text: string,
+  tokens: Token[],
+  next: number,
+  candidates: readonly GazetteerPlace[],
+  lowerCase: boolean,
+): { qualifiers: string[]; end: number; nextToken: number } {
+  const g = gazetteer();
+  const qualifiers: string[] = [];
+  let end = -1;
+  let i = next;
+  while (i < tokens.length && qualifiers.length < 2) {
+    const gap = text.slice(end < 0 ? tokens[next - 1].end : end, tokens[i].start);
+    const comma = /^[ \t]*(?:,|\()[ \t]*$/.test(gap);
+    if (!comma && !/^[ \t]+$/.test(gap)) break;
+    let matched: { qualifier: string; last: number } | undefined;
+    for (let j = Math.min(tokens.length - 1, i + 3); j >= i && !matched; j--) {
+      if (j > i && !joinsName(text.slice(tokens[j - 1].end, tokens[j].start))) continue;
+      const asWritten = text.slice(tokens[i].start, tokens[j].end);
+      // Sloppy lower case throughout ("tulsa ok") reads as written properly.
+      const written = lowerCase && /^[a-z]{2,3}$/.test(asWritten) ? asWritten.toUpperCase() : asWritten;
+      const abbreviation = /^[A-Z]{2,3}$/.test(written);
+      // Without a comma only a state code or a capitalised region or country: "Boston MA", "Portland Oregon".
+      if (!abbreviation && !/^\p{Lu}/u.test(written)) continue;
+      if (!comma && !abbreviation && !g.country(written) && !g.named(written).some((p) => p.kind === 'region')) continue;
+      const fits = candidates.some((p) => placeFits(p, written));
+      if (fits) matched = { qualifier: written, last: j };
+    }
+    if (!matched) break;
+    qualifiers.push(matched.qualifier);
+    end = tokens[matched.last].end;
+    if (text[end] === ')') end++;
+    i = matched.last + 1;
+  }
+  return { qualifiers, end, nextToken: i };
+}
+
+/** Whether a qualifier names a place's region or country (or the region itself, for a region). */
+function placeFits(p: GazetteerPlace, qualifier: string): boolean {
+  return choosePlace([p], [qualifier]) !== undefined;
+}
+
+/** Every place mention of the text, with its weight; claimed spans (roles, skills) are skipped. */
+export function placeMentions(text: string, taken: SpanClaims | undefined): Mention[] {
+  const tokens = tokenize(text);
+  const firstLineEnd = (() => {
+    const i = text.search(/\n/);
+    return i < 0 ? text.length : i;
+  })();
+  const g = gazetteer();
+  const out: Mention[] = [];
+  const corrections = new Map<string, string | undefined>();
+  for (let i = 0; i < tokens.length; i++) {
+    if (taken?.overlaps(tokens[i].start, tokens[i].end)) continue;
+    const found = nameAt(text, tokens, i, corrections);
+    if (!found || taken?.overlaps(found.start, found.end)) continue;
+    // Part of a compound ("Allen-Bradley", "Mercedes-Benz") or a county ("Utah County"): no place.
+    if (
+      /^-(?!based\b)\p{L}|^\s+(?:county|parish)\b/iu.test(text.slice(found.end, found.end + 10)) ||
+      /\p{L}-$/u.test(text.slice(Math.max(0, found.start - 2), found.start))
+    )
+      continue;
+    let next = i + 1;
+    while (next < tokens.length && tokens[next].start < found.end) next++;
+    const pool = found.metro ? [...found.candidates, g.metro(found.metro.metroId)!.place] : found.candidates;
+    const q = qualifiersAfter(text, tokens, next, pool, !/^[\p{Lu}\p{N}]/u.test(text.slice(found.start, found.end)));
+    const reading = resolveMention(found, q.qualifiers);
+    if (!reading) continue;
+    const { metro, place, candidates } = reading;
+    const end = q.qualifiers.length ? q.end : found.end;
+    i = (q.qualifiers.length ? q.nextToken : next) - 1;
+    const mention: Mention = {
+      start: found.start,
+      end,
+      written: text.slice(found.start, found.end),
+      metro,
+      place,
+      candidates,
+      qualified: q.qualifiers.length > 0,
+      evidence: 'none',
+      weight: 1,
+    };
+    mention.evidence = evidence(text, mention, found.key);
+    if (mention.evidence === 'none') continue;
+    const before = text.slice(Math.max(0, found.start - 50), found.start);
+    if (RULED_OUT.test(before.slice(-25)) || (!mention.qualified && PERSON_CUE.test(before.slice(-25)))) continue;
+    if (found.start < firstLineEnd) mention.weight *= 1.3;
+    // Written with its region or country, a place is meant: "Victoria, Australia".
+    if (mention.qualified) mention.weight *= 1.2;
+    if (ROLE_PLACE_CUES.test(before) || AFTER_CUE.test(text.slice(end, end + 20))) mention.weight *= 1.5;
+    if (companyPlace(before)) mention.weight *= 0.4;
+    // Followed by another capitalised word, a name may be an institution's ("Texas Medical Center", "Boston Scientific").
+    if (/^[ \t]+\p{Lu}\p{Ll}/u.test(text.slice(end, end + 4)) && !AFTER_CUE.test(text.slice(end, end + 20))) mention.weight *= 0.5;
+    // "Washington State" is the state, not the capital.
+    if (metro?.metroId === 'washington-dc' && /^\s+state\b/i.test(text.slice(end, end + 8))) {
+      mention.metro = undefined;
+      mention.place = choosePlace(g.named('Washington').filter((p) => p.kind === 'region')) ?? mention.place;
+    }
+    out.push(mention);
+    if (out.length === MAX_MENTIONS) break;
+  }
+  return out;
+}
+
+/**
+ * The place a name stands for with its qualifiers. An old metro's name is the metro when the
+ * qualifiers fit it ("Portland, OR", not "Portland, Maine"), and a metro's alias only when its
+ * town lies in the metro ("Cambridge MA", "Reston" for Washington; not "Abu Dhabi" for Dubai).
+ */
+function resolveMention(
+  found: Found,
+  qualifiers: readonly string[],
+): { metro?: MetroName; place: GazetteerPlace; candidates: readonly GazetteerPlace[] } | undefined {
+  const g = gazetteer();
+  const candidates = qualifiers.length ? found.candidates.filter((c) => choosePlace([c], qualifiers)) : found.candidates;
+  const named = choosePlace(candidates, qualifiers);
+  if (found.metro) {
+    const metro = g.metro(found.metro.metroId)!;
+    const inMetro = (p: GazetteerPlace) => distanceKm(metro.place.lat, metro.place.lon, p.lat, p.lon) <= metro.radiusKm;
+    const keep = qualifiers.length
+      ? !!choosePlace([metro.place], qualifiers) || (named !== undefined && inMetro(named))
+      : !found.metro.alias ||
+        named === undefined ||
+        inMetro(named) ||
+        // "Santa Clara" the Bay Area city before the bigger one in Cuba: a curated alias wins a close call.
+        candidates.some((c) => c.kind === 'city' && inMetro(c) && c.population * 2 >= named.population);
+    if (keep) return { metro: found.metro, place: metro.place, candidates };
+  }
+  // An alternate name that is also a word ("Center" for a town in Ohio) is no place.
+  if (!named || (g.isAmbiguousName(found.key) && !candidates.some((c) => g.isOwnName(found.key, c)))) return undefined;
+  return { place: named, candidates };
+}
+
+/**
+ * How sure a mention is a place rather than a word, a name or a skill: `solid` on its own, `weak`
+ * only in a list with a solid place or standing alone ("Reading or Oxford office"), `none` dropped.
+ */
+function evidence(text: string, m: Mention, key: string): Mention['evidence'] {
+  const g = gazetteer();
+  if (m.qualified || m.metro || g.isCountryAbbreviation(m.written) || g.shortFormRadius(m.written) !== undefined) return 'solid';
+  const before = text.slice(Math.max(0, m.start - 40), m.start);
+  const after = text.slice(m.end, m.end + 30);
+  const closeCue = (CLOSE_CUE.test(before) && ENDS_PHRASE.test(after)) || AFTER_CUE.test(after);
+  const cued = closeCue || ownSegment(text, m.start, m.end);
+  if (m.place.kind === 'region' && /^[A-Z]{2,3}$/.test(m.written)) return cued ? 'solid' : 'none';
+  if (!/^[\p{Lu}\p{N}]/u.test(m.written)) return m.place.population >= LOWER_CASE_MIN_POPULATION || cued ? 'solid' : 'none';
+  // A word, a given name, a short name or only another name of the place (GeoNames lists historic and
+  // foreign ones: "Mazak" for Kayseri) needs a cue.
+  if (!m.candidates.some((c) => g.isOwnName(key, c))) return closeCue ? 'solid' : 'none';
+  if (g.isAmbiguousName(key) || key.replace(/ /g, '').length <= 3) return cued ? 'solid' : 'weak';
+  return 'solid';
+}
+
+/** Whether a span stands alone between segment breaks, give or take filler words ("Location: Leeds", "Leeds office"). */
+export function ownSegment(text: string, start: number, end: number): boolean {
+  let segStart = 0;
+  for (const m of text.slice(Math.max(0, start - 60), start).matchAll(SEGMENT_BREAK)) segStart = Math.max(0, start - 60) + m.index + m[0].length;
+  if (start - 60 > 0 && segStart === 0) return false;
+  SEGMENT_BREAK.lastIndex = 0;
+  const rest = text.slice(end, end + 60);
+  const brk = rest.search(/[\n,;|•()[\]:.!?]|[ \t][-–—][ \t]|[–—]/);
+  const segEnd = brk < 0 ? (end + 60 >= text.length ? text.length : -1) : end + brk;
+  if (segEnd < 0) return false;
+  return SEGMENT_FILLER.test(text.slice(segStart, start)) && SEGMENT_FILLER.test(text.slice(end, segEnd));
+}

@@ -1,0 +1,365 @@
+/**
+ * Role mentions in a brief (roles.ts reads the role from them): known phrases written out,
+ * "<department> <level or role noun>" forms ("Head of Engineering", "Marketing Officer"), likenesses
+ * of role words that match nothing exactly (character trigrams, curated phrases and O*NET titles),
+ * and, as a last resort, the opening words' nearest O*NET title.
+ */
+import { NO_FAMILY, type RolePhrase } from '../reference/role-vocabulary';
+import { occupationVocabulary } from '../reference/occupation-titles';
+import { canonicalSkill } from '../reference/taxonomy';
+import type { Seniority } from '../domain/profile';
+import { similarRolePhrases, words } from '../ranking/title-match';
+import { SpanClaims } from './span-claims';
+import {
+  contextWeight,
+  GENERIC_WORDS,
+  HIRING_CUES,
+  insideParentheses,
+  lastCueEnd,
+  levelAfter,
+  levelsBefore,
+  MAX_PHRASE_WORDS,
+  phraseTables,
+  ROLE_NOUN,
+  rolePosition,
+  singular,
+  vocabularyPhrase,
+  type Token,
+} from './role-words';
+
+// ---- role mentions ----
+
+export interface RoleMention {
+  start: number;
+  end: number;
+  written: string;
+  /** The mention's words as read: lower case, short forms expanded, misspellings corrected. */
+  words: string;
+  /** Candidate readings (one per family the phrase can belong to). */
+  phrases: RolePhrase[];
+  /** Levels stated next to the mention or carried by the phrase. */
+  levels: Seniority[];
+  weight: number;
+  /** How the mention was recognised. */
+  via: 'exact' | 'department' | 'similar';
+  /** For `similar`: the cosine, 0–1. */
+  similarity?: number;
+  /** Read through a corrected misspelling. */
+  corrected?: boolean;
+}
+
+/** Exact mentions of known role phrases, longest first from each word, never overlapping. */
+export function exactMentions(text: string, tokens: Token[], firstLineEnd: number): RoleMention[] {
+  const { byWords, byExact } = phraseTables();
+  const out: RoleMention[] = [];
+  for (let i = 0; i < tokens.length;) {
+    let hit: { n: number; phrases: RolePhrase[] } | undefined;
+    for (let n = Math.min(MAX_PHRASE_WORDS, tokens.length - i); n >= 1 && !hit; n--) {
+      const window = tokens.slice(i, i + n);
+      // Words of one phrase sit next to each other ("front-end developer", not "front. End").
+      if (window.some((t, x) => x > 0 && !/^[\s\-/&.']{1,3}$/.test(text.slice(window[x - 1].end, t.start)))) continue;
+      const lower = window.map((t) => t.lower);
+      const written = window.map((t) => t.text);
+      const lastLower = singular(written[n - 1])?.toLowerCase();
+      const lastWritten = singular(written[n - 1]);
+      const found =
+        byWords.get(lower.join(' ')) ??
+        (lastLower ? byWords.get([...lower.slice(0, -1), lastLower].join(' ')) : undefined) ??
+        byExact.get(written.join(' ')) ??
+        (lastWritten ? byExact.get([...written.slice(0, -1), lastWritten].join(' ')) : undefined);
+      // A two-letter abbreviation only O*NET knows is a state, a degree or a word as often as a role
+      // ("Boston, MA", "MA in economics"): it counts only opening the brief ("EA to the CEO", "PA to the MD").
+      const twoLetters = found?.every((p) => p.exact && p.occupations && p.phrase.replace(/[^A-Za-z]/g, '').length <= 2);
+      if (found && !(twoLetters && i > 0)) hit = { n, phrases: found };
+    }
+    if (!hit) {
+      i += 1;
+      continue;
+    }
+    const first = tokens[i];
+    const last = tokens[i + hit.n - 1];
+    const before = levelsBefore(text, tokens, i);
+    const after = levelAfter(text, tokens, i + hit.n);
+    const levels = [...before.levels, ...(after && !before.levels.includes(after) ? [after] : [])];
+    // A phrase that carries its own level ("Engineering Manager") keeps it.
+    const carried = hit.phrases.find((p) => p.seniority)?.seniority;
+    if (carried && !levels.includes(carried)) levels.push(carried);
+    const window = tokens.slice(i, i + hit.n);
+    const corrected = window.some((t) => t.corrected);
+    // "developer" or "engineer" alone says little ("developer tools", "our engineers"); one word
+    // only O*NET knows as a title ("models", "closers", "hospital") names a role only where roles are named.
+    const generic = hit.n === 1 && GENERIC_WORDS.has(first.lower) ? 0.6 : 1;
+    const named = rolePosition(text, tokens, i, hit.n, out.length > 0);
+    const outsideWord = hit.n === 1 && hit.phrases.every((p) => p.family === NO_FAMILY) && !named ? 0.25 : 1;
+    // An abbreviation only O*NET knows is often a certificate or a system ("CREST CRT/CCT", "(MLS ASCP)").
+    const vocabularyAbbreviation = !hit.phrases.every((p) => p.exact && p.occupations) ? 1 : insideParentheses(text, first.start) ? 0.2 : named ? 1 : 0.5;
+    out.push({
+      start: before.from,
+      end: last.end,
+      written: text.slice(first.start, last.end),
+      words: window.map((t) => t.lower).join(' '),
+      phrases: hit.phrases,
+      levels,
+      weight: contextWeight(text, before.from, last.end, firstLineEnd) * generic * outsideWord * vocabularyAbbreviation * (corrected ? 0.85 : 1),
+      via: 'exact',
+      ...(corrected ? { corrected } : {}),
+    });
+    i += hit.n + (after ? 1 : 0);
+  }
+  return out;
+}
+
+/** Level heads of "<head> <department>" ("Head of Engineering", "VP Eng", "Director, Sales"). */
+const DEPARTMENT_HEADS: { words: string[]; level: Seniority }[] = [
+  { words: ['head', 'of'], level: 'director' },
+  { words: ['director', 'of'], level: 'director' },
+  { words: ['director'], level: 'director' },
+  { words: ['senior', 'director', 'of'], level: 'director' },
+  { words: ['vp', 'of'], level: 'vp' },
+  { words: ['vp'], level: 'vp' },
+  { words: ['svp'], level: 'vp' },
+  { words: ['evp'], level: 'vp' },
+  { words: ['vice', 'president', 'of'], level: 'vp' },
+  { words: ['vice', 'president'], level: 'vp' },
+  { words: ['chief'], level: 'cxo' },
+  // "Manager, Customer Success", "Mgr, Customer Support" (mgr is read as manager).
+  { words: ['manager', 'of'], level: 'manager' },
+  { words: ['manager'], level: 'manager' },
+];
+/**
+ * Words after a department that make it a role of the family: level words ("Engineering Manager",
+ * "Sales Director", "Marketing Lead") and role nouns with no level ("Marketing Officer", "Customer
+ * Service Adviser", "Mechanical Engineering Consultant", "HVAC Engineer").
+ */
+const DEPARTMENT_TAILS: Record<string, Seniority | undefined> = {
+  manager: 'manager',
+  director: 'director',
+  lead: 'lead',
+  head: 'director',
+  leader: 'lead',
+  vp: 'vp',
+  supervisor: 'manager',
+  officer: undefined,
+  adviser: undefined,
+  advisor: undefined,
+  consultant: undefined,
+  specialist: undefined,
+  coordinator: undefined,
+  assistant: undefined,
+  executive: undefined,
+  administrator: undefined,
+  engineer: undefined,
+  designer: undefined,
+  analyst: undefined,
+};
+/** Words that may stand between a department and its tail ("Audit Team Leader", "HVAC Systems Engineer"). */
+const TAIL_FILLERS = new Set(['team', 'systems', 'system', 'project', 'design', 'test', 'support', 'services', 'service']);
+
+export function departmentMentions(text: string, tokens: Token[], firstLineEnd: number, taken: (start: number, end: number) => boolean): RoleMention[] {
+  const { areas, exactAreas } = phraseTables();
+  const out: RoleMention[] = [];
+  const areaAt = (i: number): { n: number; families: string[] } | undefined => {
+    for (let n = Math.min(4, tokens.length - i); n >= 1; n--) {
+      const window = tokens.slice(i, i + n);
+      const families = areas.get(window.map((t) => t.lower).join(' '));
+      // "IT manager", not "make it manager".
+      if (families && (n > 1 || !exactAreas.has(window[0].lower.toUpperCase()) || window[0].text === window[0].lower.toUpperCase())) return { n, families };
+    }
+    return undefined;
+  };
+  const push = (from: Token, to: Token, families: string[], level: Seniority | undefined) => {
+    if (taken(from.start, to.end)) return;
+    const phrases = families.map((family): RolePhrase => ({
+      phrase: text.slice(from.start, to.end),
+      family,
+      ...(level ? { seniority: level } : {}),
+      source: 'level-title',
+      exact: false,
+    }));
+    out.push({
+      start: from.start,
+      end: to.end,
+      written: text.slice(from.start, to.end),
+      words: tokens
+        .filter((t) => t.start >= from.start && t.end <= to.end)
+        .map((t) => t.lower)
+        .join(' '),
+      phrases,
+      levels: level ? [level] : [],
+      weight: contextWeight(text, from.start, to.end, firstLineEnd),
+      via: 'department',
+    });
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    for (const head of DEPARTMENT_HEADS) {
+      const n = head.words.length;
+      if (
+        tokens
+          .slice(i, i + n)
+          .map((t) => t.lower)
+          .join(' ') !== head.words.join(' ')
+      )
+        continue;
+      const area = areaAt(i + n);
+      if (area) push(tokens[i], tokens[i + n + area.n - 1], area.families, head.level);
+      break;
+    }
+    const area = areaAt(i);
+    if (area) {
+      // "<area> manager", "<area> team leader", "<area> officer", "HVAC systems engineer".
+      let k = i + area.n;
+      while (k < tokens.length && k < i + area.n + 2 && TAIL_FILLERS.has(tokens[k].lower)) k++;
+      const tail = tokens[k];
+      if (tail && tail.lower in DEPARTMENT_TAILS) push(tokens[i], tail, area.families, DEPARTMENT_TAILS[tail.lower]);
+      else if (k > i + area.n && TAIL_FILLERS.has(tokens[k - 1].lower) && tokens[k - 1].lower in DEPARTMENT_TAILS)
+        push(tokens[i], tokens[k - 1], area.families, DEPARTMENT_TAILS[tokens[k - 1].lower]);
+    }
+  }
+  return out;
+}
+
+/** Token positions the similarity fallback starts spans at, at most (24 opening words and 40 after hiring words). */
+const MAX_SIMILAR_STARTS = 64;
+/** An O*NET title counts as a likeness from this cosine (its 50,000 titles hold many near misses). */
+const OCCUPATION_SIMILARITY = 0.7;
+/** Spans compared with the whole O*NET vocabulary (a few milliseconds each), at most. */
+const MAX_OCCUPATION_QUERIES = 24;
+
+const STOP_SPAN_WORDS = new Set(
+  'a an the and or in at for of to with we our you your is are be will who this that as on by from remote hybrid based office onsite role job position team hiring looking seeking need needed want wanted join years year experience plus asap urgently please person persons someone somebody people individual candidate candidates hire talent guy profile'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Role words that match nothing exactly: spans of the opening words and of the words after a
+ * hiring phrase, compared with every known phrase by trigram similarity; the best span per
+ * opening counts when similar enough.
+ */
+/** Dice overlap of two words' letter pairs: "enginer" and "engineer" agree, "build" and "engineer" do not. */
+function wordsAgree(a: string, b: string): boolean {
+  const pairs = (w: string) => new Set(Array.from({ length: Math.max(0, w.length - 1) }, (_, i) => w.slice(i, i + 2)));
+  const x = pairs(a);
+  const y = pairs(b);
+  let common = 0;
+  for (const p of x) if (y.has(p)) common += 1;
+  return x.size + y.size > 0 && (2 * common) / (x.size + y.size) >= 0.6;
+}
+
+/** Whether a word agrees with a phrase's head (last) word. */
+const headAgrees = (word: string, phrase: string) => wordsAgree(word, phrase.split(' ').at(-1) ?? '');
+
+export function similarMentions(
+  text: string,
+  tokens: Token[],
+  firstLineEnd: number,
+  threshold: number,
+  taken: (start: number, end: number) => boolean,
+): RoleMention[] {
+  // Where a role may be named: the opening words and the words after a hiring phrase, a bounded
+  // number of them (a brief names its role early; "find … find … find …" must not make every word a start).
+  const starts: number[] = [];
+  for (let i = 0; i < tokens.length && starts.length < MAX_SIMILAR_STARTS; i++) {
+    if (i < 24 || lastCueEnd(HIRING_CUES, text.slice(Math.max(0, tokens[i].start - 30), tokens[i].start)) >= 0) starts.push(i);
+  }
+  const { levelWords } = phraseTables();
+  const found: RoleMention[] = [];
+  // The same words are looked up once ("find ing ion" repeated is one lookup).
+  const nearest = new Map<string, ReturnType<typeof similarRolePhrases>>();
+  let occupationQueries = 0;
+  for (const i of starts) {
+    for (let n = 1; n <= 4 && i + n <= tokens.length; n++) {
+      const span = tokens.slice(i, i + n);
+      const first = span[0];
+      const last = span[n - 1];
+      if (STOP_SPAN_WORDS.has(first.lower) || STOP_SPAN_WORDS.has(last.lower) || levelWords.has(first.lower) || levelWords.has(last.lower)) continue;
+      if (span.some((t, x) => x > 0 && !/^[\s\-/&']{1,3}$/.test(text.slice(span[x - 1].end, t.start)))) continue;
+      if (taken(first.start, last.end)) continue;
+      const written = text.slice(first.start, last.end);
+      // A skill is no misspelt role ("Statistics" is not a "Statistician").
+      if (written.length < 4 || canonicalSkill(written)) continue;
+      // The span must end in the phrase's head word, or near it: "backend enginer" is a
+      // "backend engineer", "can build" is no "build engineer", "summer" no "summer associate".
+      const key = written.toLowerCase();
+      if (!nearest.has(key)) {
+        // The curated phrases and, for a bounded number of spans, the whole O*NET vocabulary.
+        const curated = similarRolePhrases(written, 5);
+        const onet =
+          ROLE_NOUN.test(last.lower) && occupationQueries++ < MAX_OCCUPATION_QUERIES
+            ? occupationVocabulary()
+                .similar(written, 5)
+                .filter((o) => !o.phrase.exact && o.similarity >= OCCUPATION_SIMILARITY)
+                .map((o) => ({ key: o.key, similarity: o.similarity, phrases: [vocabularyPhrase(o.phrase)] }))
+            : [];
+        nearest.set(
+          key,
+          [...curated, ...onet].sort((a, b) => b.similarity - a.similarity),
+        );
+      }
+      const best = nearest.get(key)!.find(
+        (c) =>
+          c.similarity >= threshold &&
+          c.key.split(' ').length <= n &&
+          !GENERIC_WORDS.has(c.key) &&
+          headAgrees(last.lower, c.key) &&
+          // "forestry adviser" is no "HR adviser": a two-word likeness agrees in its first word too.
+          (n === 1 || !c.key.includes(' ') || wordsAgree(first.lower, c.key.split(' ')[0])),
+      );
+      if (!best) continue;
+      const before = levelsBefore(text, tokens, i);
+      found.push({
+        start: before.from,
+        end: last.end,
+        written,
+        words: span.map((t) => t.lower).join(' '),
+        phrases: best.phrases,
+        levels: [...before.levels, ...best.phrases.flatMap((p) => (p.seniority ? [p.seniority] : [])).slice(0, 1)],
+        weight: contextWeight(text, before.from, last.end, firstLineEnd) * best.similarity,
+        via: 'similar',
+        similarity: best.similarity,
+      });
+    }
+  }
+  // Overlapping spans: keep the most similar.
+  found.sort((a, b) => b.similarity! - a.similarity! || a.start - b.start);
+  const kept: RoleMention[] = [];
+  const keptSpans = new SpanClaims(text.length);
+  for (const m of found) {
+    if (keptSpans.overlaps(m.start, m.end)) continue;
+    keptSpans.claim(m.start, m.end);
+    kept.push(m);
+  }
+  return kept;
+}
+
+/** The opening words of a brief up to its first break ("Director of Pharmacy" of "Director of Pharmacy for a 300-bed hospital"). */
+const OPENING = /^[^,;:()\n—–|.!?]*?(?=\s+(?:for|in|at|with|to|near|needed|wanted|-)\b|[,;:()\n—–|.!?]|$)/i;
+/** The loosest likeness the last resort takes. */
+const LAST_RESORT_SIMILARITY = 0.5;
+
+export function openingMention(text: string, tokens: Token[], firstLineEnd: number): RoleMention | undefined {
+  const written = OPENING.exec(text)?.[0].trim() ?? '';
+  if (written.length < 3 || written.split(/\s+/).length > 6) return undefined;
+  // Words that name someone ("Director of Pharmacy") at the loosest likeness; others ("Looking for
+  // great people") only as a close one of several words.
+  const namesSomeone = words(written).some((w) => ROLE_NOUN.test(w));
+  const least = namesSomeone ? LAST_RESORT_SIMILARITY : written.includes(' ') ? LAST_RESORT_SIMILARITY + 0.1 : 1.1;
+  const best = occupationVocabulary()
+    .similar(written, 1)
+    .find((o) => !o.phrase.exact && o.similarity >= least);
+  if (!best) return undefined;
+  const start = text.indexOf(written);
+  const i = tokens.findIndex((t) => t.start >= start);
+  const before = i >= 0 ? levelsBefore(text, tokens, i) : { levels: [], from: start };
+  return {
+    start,
+    end: start + written.length,
+    written,
+    words: words(written).join(' '),
+    phrases: [vocabularyPhrase(best.phrase)],
+    levels: before.levels,
+    weight: contextWeight(text, start, start + written.length, firstLineEnd) * best.similarity,
+    via: 'similar',
+    similarity: best.similarity,
+  };
+}
