@@ -24,7 +24,7 @@ const { values: args } = parseArgs({
   },
 });
 
-const lists = ['american-english', 'british-english'].map((f) => path.join(args.dict!, f));
+const lists = ['american-english', 'british-english'].map((f) => path.join(args.dict, f));
 for (const f of lists) {
   if (!existsSync(f)) throw new Error(`${f} is missing: apt-get install wamerican wbritish`);
 }
@@ -46,5 +46,5 @@ for (const key of gazetteer().names().keys()) {
   if (why) rows.push(`${key}\t${why}`);
 }
 rows.sort();
-writeFileSync(args.out!, ['name_key\twhy', ...rows, ''].join('\n'));
-console.log(`${rows.length} ambiguous names → ${path.relative(process.cwd(), args.out!)}`);
+writeFileSync(args.out, ['name_key\twhy', ...rows, ''].join('\n'));
+console.log(`${rows.length} ambiguous names → ${path.relative(process.cwd(), args.out)}`);
