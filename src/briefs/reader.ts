@@ -1,8 +1,8 @@
 /**
  * The built-in brief reader behind `jd_text` and the app's reader without a language model:
- * deterministic matching over the reference data (no language model). The role (family, titles,
- * seniority) is read by brief-roles.ts, the place by brief-places.ts, skills, industries and
- * years here. It only proposes criteria; `parseCriteria` still validates them.
+ * deterministic matching over the reference data (no language model). The role (family,
+ * occupations, titles, seniority) is read by roles.ts, the place by places.ts, skills, industries
+ * and years here. It only proposes criteria; `parseCriteria` still validates them.
  */
 import industrySynonymData from '../reference/data/industry-synonyms.json';
 import skillSynonymData from '../reference/data/skill-synonyms.json';

@@ -28,10 +28,9 @@ export function personSearchQuery(q: PeopleQuery): Record<string, unknown> {
 type Clause = Record<string, unknown>;
 
 /**
- * How much each matched criterion lifts a person in PDL's relevance order: about our scoring
- * weights (src/domain/scoring.ts: title 30, shared by the titles, the family and the seniority;
- * skills 20, shared by the skills; years 15; industry 15), so the first pages hold the people who
- * will score best. Elasticsearch weighs a phrase or word match by term statistics times its boost,
+ * How much each matched criterion lifts a person in PDL's relevance order: in the proportions of
+ * the ranking signals (src/ranking/signals.ts), so the first pages hold the people who will score
+ * best. Elasticsearch weighs a phrase or word match by term statistics times its boost,
  * so PDL's order approximates our score rather than computing it. A wanted O*NET occupation weighs
  * as much as a wanted title said whole (PDL derives the code from the title): the code itself, its
  * SOC occupation ("29-1141" of "29-1141.01", O*NET's specialities) and its SOC broad occupation (the
