@@ -33,7 +33,7 @@ export function searchActivities({ db, config }: ActivityDeps) {
       // Fault-injection knob for durability tests (0 in production): widens the window in which a
       // worker can be killed mid-pass.
       if (config.searchPageDelayMs > 0) await Context.current().sleep(config.searchPageDelayMs);
-      // A local activity (searchWorkflow since issue 26) cannot heartbeat: the server knows no such task.
+      // A local activity (the search pass's steps) cannot heartbeat: the server knows no such task.
       const context = Context.current();
       const heartbeat = context.info.isLocal ? () => undefined : () => context.heartbeat(ref.page);
       return finalOnRefusal(async () => processPage(db, (await liveSourceForPass(db, config, ref, heartbeat)) ?? source, ref, heartbeat));

@@ -6,6 +6,9 @@ import { commonErrorCodes, PATH_RESOURCES } from './errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
+/** `{projectId}` (the form route tables declare paths in) → `:projectId` (the router's). */
+export const toRouterPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
 /**
  * Who may call a route: `none` needs no key, `any` needs any valid key, otherwise the one scope
  * the key must hold.
@@ -53,6 +56,23 @@ export interface RouteInput<P extends Maybe, H extends Maybe, Q extends Maybe, B
   found: L;
 }
 
+/**
+ * A route's cost class, as `/actions` (`cost`) and OpenAPI (`x-cost`) show it: `free` uses no
+ * credits, `none` is outside billing (health), `shortlist_credit` uses shortlist credits, `usd` is
+ * billed per call.
+ */
+export type RouteCost = 'free' | 'none' | 'shortlist_credit' | 'usd';
+
+/** The cost lines a class gives a route that does not say more. */
+const COST_LINES = { none: 'Free.', freeRead: 'Free: reads use no credits.' } as const;
+
+/**
+ * A route's cost class and its cost line (the sentence `/actions`, OpenAPI and the MCP tools show).
+ * The line may be left out where the class says it all: `none`, and a `free` GET (a read). A free
+ * write and a billed route say what it costs in their own words.
+ */
+type RouteCosting = { cost: 'none'; costLine?: string } | { cost: 'free'; method: 'GET'; costLine?: string } | { cost: RouteCost; costLine: string };
+
 interface RouteMeta {
   /** snake_case operation name, e.g. `launch_search`. */
   name: string;
@@ -60,8 +80,6 @@ interface RouteMeta {
   /** Path under /v1 with `{projectId}`-style placeholders. */
   path: string;
   auth: RouteAuth;
-  cost: string;
-  costLine: string;
   summary: string;
   /** OpenAPI tag (one per feature). */
   tag: string;
@@ -82,21 +100,24 @@ interface RouteMeta {
   example?: unknown;
 }
 
-export interface RouteSpec<P extends Maybe, H extends Maybe, Q extends Maybe, B extends Maybe, L> extends RouteMeta {
-  params?: P;
-  headers?: H;
-  query?: Q;
-  body?: B;
-  load?: (ctx: ApiContext, deps: ApiDeps, params: PathOut<P>) => Promise<L>;
-  /** `routes` is the table the app registered, for the catalog and the OpenAPI document. */
-  handler: (ctx: ApiContext, input: RouteInput<P, H, Q, B, L>, deps: ApiDeps, routes: readonly RouteDef[]) => Promise<void>;
-}
+export type RouteSpec<P extends Maybe, H extends Maybe, Q extends Maybe, B extends Maybe, L> = RouteMeta &
+  RouteCosting & {
+    params?: P;
+    headers?: H;
+    query?: Q;
+    body?: B;
+    load?: (ctx: ApiContext, deps: ApiDeps, params: PathOut<P>) => Promise<L>;
+    /** `routes` is the table the app registered, for the catalog and the OpenAPI document. */
+    handler: (ctx: ApiContext, input: RouteInput<P, H, Q, B, L>, deps: ApiDeps, routes: readonly RouteDef[]) => Promise<void>;
+  };
 
 /**
  * One key-API operation. The same table registers the router, feeds `GET /actions`, generates
  * the OpenAPI document and checks responses in the tests, so they can never drift apart.
  */
 export interface RouteDef extends RouteMeta {
+  cost: RouteCost;
+  costLine: string;
   params?: Shape;
   headers?: Shape;
   query?: Shape;
@@ -257,6 +278,7 @@ export function defineRoute<
   const { load, handler, ...meta } = spec;
   return {
     ...meta,
+    costLine: spec.costLine ?? (spec.cost === 'none' ? COST_LINES.none : COST_LINES.freeRead),
     params: spec.params,
     headers: spec.headers,
     query: spec.query,

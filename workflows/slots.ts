@@ -26,8 +26,8 @@ export interface SlotWaitInput {
  * Waits FIFO for one of the workspace's running slots (DESIGN.md §4), for every kind of pass.
  * When the history grows, continues as new with the same input: the workflow id, its search
  * attributes and its queries carry over, and signals keep reaching the latest run. The caller's
- * `catch` must let the ContinueAsNew error through. `claim`: the claim as an activity (default) or
- * as a local one (searchWorkflow since issue 26).
+ * `catch` must let the ContinueAsNew error through (workflows/pass-failure.ts does). `claim`: the
+ * claim as an activity (default) or as a local one (the search pass's steps).
  */
 export async function waitForSlot(
   input: SlotWaitInput,

@@ -29,7 +29,7 @@ const DB_RETRY_AFTER_SECONDS = 5;
 const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'EAI_AGAIN']);
 /**
  * What node-postgres and knex say, without a code, of a connection that is gone or cannot be had:
- * a client used after its connection died ("… not queryable", the one a chaos run met as a 500),
+ * a client used after its connection died ("… not queryable"),
  * a connection cut mid-query, a server that never answered (pg's "timeout expired"), a pool with no connection free.
  */
 const UNAVAILABLE_MESSAGES =

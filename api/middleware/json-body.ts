@@ -23,7 +23,7 @@ export function jsonBody(): Middleware<ApiState> {
       // Refused before reading when the client says up front the body is too big.
       if (Number(ctx.get('Content-Length') || 0) > MAX_BODY_BYTES) throw tooLarge();
       const raw = await readRaw(ctx.req);
-      // No bytes is no body; anything else must be JSON ("\n" alone is not: the fuzz run's ST201).
+      // No bytes is no body; anything else must be JSON ("\n" alone is not).
       if (raw !== '') {
         try {
           ctx.state.body = JSON.parse(raw);

@@ -1,38 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { healthProbeRepository } from '../../src/db/health-probe.repository';
+import { healthQuery, healthStatus } from '../../src/reference/reference.schemas';
 import { catalog, startWorkflow } from '../../src/temporal/catalog';
 import type { ApiDeps } from '../context';
+import { check, dependencyChecks, type Check } from '../dependency-checks';
 import { sendData } from '../respond';
 import { defineRoute } from '../route-def';
-import { healthQuery, healthStatus } from '../../src/reference/reference.schemas';
 
-type Check = 'ok' | 'error';
-
-const CHECK_TIMEOUT_MS = 2000;
 const WORKER_PROBE_TIMEOUT_MS = 5000;
-
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
-
-async function check(work: () => Promise<unknown>, ms = CHECK_TIMEOUT_MS): Promise<Check> {
-  try {
-    await withTimeout(work(), ms);
-    return 'ok';
-  } catch {
-    return 'error';
-  }
-}
-
-/** Database and Temporal reachability, each bounded by a short timeout (also /readyz's answer). */
-export async function dependencyChecks(deps: Pick<ApiDeps, 'db' | 'temporal'>): Promise<{ database: Check; temporal: Check }> {
-  const [database, temporal] = await Promise.all([check(() => healthProbeRepository(deps.db).ping()), check(() => deps.temporal.ping(CHECK_TIMEOUT_MS))]);
-  return { database, temporal };
-}
 
 /**
  * The full round trip: the API records a probe, starts a workflow, the worker's activity completes
@@ -59,7 +34,6 @@ export const healthRoutes = [
     path: '/health',
     auth: 'none',
     cost: 'none',
-    costLine: 'Free.',
     summary: 'Service health: database and Temporal reachability; add ?worker=true to probe a worker end to end.',
     proposable: false,
     catalog: false,

@@ -1,24 +1,11 @@
 import { z } from 'zod';
-import { projectRepository, type Project } from '../../src/db/project.repository';
-import type { Db } from '../../src/db/knex';
-import { notFound } from '../../src/domain/errors';
+import { projectRepository } from '../../src/db/project.repository';
 import { projectResource } from '../../src/projects/projects.presenter';
 import { createProjectBody, project, projectParams } from '../../src/projects/projects.schemas';
-import { authOf, type ApiContext } from '../context';
+import { authOf } from '../context';
+import { loadProject } from '../resource-loaders';
 import { sendData } from '../respond';
 import { defineRoute } from '../route-def';
-
-/** The project of the caller's workspace (the id is already a uuid), or 404 project_not_found. */
-export async function findProjectOr404(db: Db, workspaceId: string, projectId: string): Promise<Project> {
-  const found = await projectRepository(db).findInWorkspace(workspaceId, projectId);
-  if (!found) throw notFound('project_not_found', 'Project');
-  return found;
-}
-
-/** `load` of every route under /projects/{projectId}. */
-export const loadProject = async (ctx: ApiContext, { db }: { db: Db }, params: { projectId: string }) => ({
-  project: await findProjectOr404(db, authOf(ctx).workspace.id, params.projectId),
-});
 
 export const projectRoutes = [
   defineRoute({
@@ -47,7 +34,6 @@ export const projectRoutes = [
     path: '/projects',
     auth: 'searches:read',
     cost: 'free',
-    costLine: 'Free: reads use no credits.',
     summary: 'The 200 most recently created projects, newest first; meta.total counts all.',
     tag: 'Projects',
     proposable: false,
@@ -63,7 +49,6 @@ export const projectRoutes = [
     path: '/projects/{projectId}',
     auth: 'searches:read',
     cost: 'free',
-    costLine: 'Free: reads use no credits.',
     summary: 'One project.',
     tag: 'Projects',
     proposable: false,

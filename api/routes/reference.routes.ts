@@ -20,14 +20,15 @@ export const INDUSTRY_MATCH_LIMIT = 200;
 export const PLACE_MATCH_LIMIT = 20;
 export const OCCUPATION_MATCH_LIMIT = 200;
 
+const freeRead = { cost: 'free', costLine: 'Free: reference reads use no credits.' } as const;
+
 export const referenceRoutes = [
   defineRoute({
     name: 'get_criteria_reference',
     method: 'GET',
     path: '/reference/criteria',
     auth: 'any',
-    cost: 'free',
-    costLine: 'Free: reference reads use no credits.',
+    ...freeRead,
     summary: 'Every criteria field with its type, bounds, allowed values (or where to find them) and an example.',
     tag: 'Reference',
     proposable: false,
@@ -41,8 +42,7 @@ export const referenceRoutes = [
     method: 'GET',
     path: '/reference/industries',
     auth: 'any',
-    cost: 'free',
-    costLine: 'Free: reference reads use no credits.',
+    ...freeRead,
     summary: 'Industry names matching q (case-insensitive), up to 200, no paging.',
     tag: 'Reference',
     proposable: false,
@@ -58,8 +58,7 @@ export const referenceRoutes = [
     method: 'GET',
     path: '/reference/places',
     auth: 'any',
-    cost: 'free',
-    costLine: 'Free: reference reads use no credits.',
+    ...freeRead,
     summary:
       'Gazetteer places (GeoNames cities of 15,000+ people, first-level regions, countries) whose name starts with q, most populous first, up to 20; or the places of the given ids, in their order (unknown ids left out).',
     tag: 'Reference',
@@ -80,8 +79,7 @@ export const referenceRoutes = [
     method: 'GET',
     path: '/reference/occupations',
     auth: 'any',
-    cost: 'free',
-    costLine: 'Free: reference reads use no credits.',
+    ...freeRead,
     summary: 'O*NET-SOC occupations whose title or job titles hold the words of q, best first, up to 200; each with its role family or null.',
     tag: 'Reference',
     proposable: false,

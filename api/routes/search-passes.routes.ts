@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { WorkflowFailedError } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
-import { AppError } from '../../src/domain/errors';
 import { projectParams } from '../../src/projects/projects.schemas';
 import { assertComplete, requestDatabasePass } from '../../src/searches/database-pass.service';
 import { requestExpansion } from '../../src/searches/expansion.service';
@@ -19,23 +16,13 @@ import {
 } from '../../src/searches/searches.schemas';
 import { catalog } from '../../src/temporal/catalog';
 import { authOf } from '../context';
+import { loadProject, loadSearch } from '../resource-loaders';
 import { sendData } from '../respond';
 import { defineRoute, type RequestIssue } from '../route-def';
-import { loadProject } from './projects.routes';
-import { loadSearch } from './searches.routes';
+import { workflowRefusal } from '../temporal-errors';
 
 /** Shape failures under `criteria` are invalid_criteria, like the merged criteria's own problems. */
 const scoringInvalidCode = ({ path }: RequestIssue) => (path[0] === 'criteria' ? 'invalid_criteria' : undefined);
-
-/** Unwraps a refusal raised inside a workflow's activity back into the API error it stands for. */
-function workflowError(err: unknown): unknown {
-  const cause = err instanceof WorkflowFailedError ? (err.cause instanceof ApplicationFailure ? err.cause : err.cause?.cause) : undefined;
-  if (cause instanceof ApplicationFailure && cause.type && cause.details?.[0]) {
-    const { status, details } = cause.details[0] as { status: number; details: Record<string, unknown> | null };
-    return new AppError(cause.type, status, cause.message, details);
-  }
-  return err;
-}
 
 export const searchPassRoutes = [
   defineRoute({
@@ -132,7 +119,7 @@ export const searchPassRoutes = [
       try {
         sendData(ctx, { ...(await handle.result()), workflow_id: handle.workflowId });
       } catch (err) {
-        throw workflowError(err);
+        throw workflowRefusal(err);
       }
     },
   }),

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { Db } from '../../src/db/knex';
-import { searchRepository, type SearchRow } from '../../src/db/search.repository';
+import { searchRepository } from '../../src/db/search.repository';
 import { csvLine } from '../../src/domain/csv';
 import { notFound } from '../../src/domain/errors';
 import { projectParams } from '../../src/projects/projects.schemas';
@@ -22,26 +21,11 @@ import {
   searchRecord,
 } from '../../src/searches/searches.schemas';
 import { startPass } from '../../src/searches/start.service';
-import { authOf, briefReaderOf, type ApiContext } from '../context';
-import { encodeData, sendData, sendDataStream, sendEncodedData } from '../respond';
-import { ResponseCache } from '../response-cache';
+import { authOf, briefReaderOf } from '../context';
+import { peoplePageBody } from '../people-page-cache';
+import { loadProject, loadSearch } from '../resource-loaders';
+import { sendData, sendDataStream, sendEncodedData } from '../respond';
 import { defineRoute } from '../route-def';
-import { loadProject } from './projects.routes';
-
-/** The search of the caller's workspace (the id is already a uuid), or 404 search_not_found. */
-export async function findSearchOr404(db: Db, workspaceId: string, searchId: string): Promise<SearchRow> {
-  const found = await searchRepository(db).findInWorkspace(workspaceId, searchId);
-  if (!found) throw notFound('search_not_found', 'Search');
-  return found;
-}
-
-/** `load` of every route under /searches/{searchId}. */
-export const loadSearch = async (ctx: ApiContext, { db }: { db: Db }, params: { searchId: string }) => ({
-  search: await findSearchOr404(db, authOf(ctx).workspace.id, params.searchId),
-});
-
-/** People pages of completed searches, by search version (see the searches_touch migration). */
-const peoplePages = new ResponseCache(64 * 1024 * 1024);
 
 export const searchRoutes = [
   defineRoute({
@@ -92,7 +76,6 @@ export const searchRoutes = [
     path: '/projects/{projectId}/searches',
     auth: 'searches:read',
     cost: 'free',
-    costLine: 'Free: reads use no credits.',
     summary: 'Every search of the project, oldest first, no paging.',
     tag: 'Searches',
     proposable: false,
@@ -114,7 +97,6 @@ export const searchRoutes = [
     path: '/searches/{searchId}',
     auth: 'searches:read',
     cost: 'free',
-    costLine: 'Free: reads use no credits.',
     summary: 'The search record: status, outcome, stop reason, counts, resolved criteria and links.',
     tag: 'Searches',
     proposable: false,
@@ -131,7 +113,6 @@ export const searchRoutes = [
     path: '/searches/{searchId}/people',
     auth: 'searches:read',
     cost: 'free',
-    costLine: 'Free: reads use no credits.',
     summary: 'Scored people, best score first; page with limit and offset until an empty page.',
     tag: 'Searches',
     proposable: false,
@@ -148,16 +129,13 @@ export const searchRoutes = [
     response: { kind: 'json', status: 200, data: peoplePage, description: 'One page of people' },
     async handler(ctx, { params, query, found: version }, { db }) {
       const { limit, offset, min_score: minScore, profile: withProfile } = query;
-      // A completed search's pages only change with a new version (a pass, a re-score).
-      const key = `${params.searchId}|${version.updated_at.toISOString()}|${minScore}|${limit}|${offset}|${withProfile}`;
-      let data = version.status === 'complete' ? peoplePages.get(key) : undefined;
-      if (data === undefined) {
-        const { people, total } = await searchRepository(db).scoredPeople(params.searchId, { minScore, limit, offset, withProfile });
+      const page = { minScore, limit, offset, withProfile };
+      const body = await peoplePageBody(params.searchId, version, page, async () => {
+        const { people, total } = await searchRepository(db).scoredPeople(params.searchId, page);
         // Past the end: an empty page and total 0 (spec "Pagination": stop on an empty page).
-        data = encodeData(`{"people":[${people.map((p) => personJson(p, withProfile)).join(',')}],"total":${total}}`);
-        if (version.status === 'complete') peoplePages.set(key, data);
-      }
-      sendEncodedData(ctx, data);
+        return `{"people":[${people.map((p) => personJson(p, withProfile)).join(',')}],"total":${total}}`;
+      });
+      sendEncodedData(ctx, body);
     },
   }),
   defineRoute({
@@ -166,7 +144,6 @@ export const searchRoutes = [
     path: '/searches/{searchId}/records',
     auth: 'shortlists:read',
     cost: 'free',
-    costLine: 'Free: reads use no credits.',
     summary: 'Every person the search returned, in the order returned, read or not.',
     tag: 'Searches',
     proposable: false,

@@ -4,9 +4,9 @@ import { membersAddedResource, shareUrl } from '../../src/shortlist/shortlist.pr
 import { addMembersBody, memberParams, memberRemoved, membersAdded, shareLink, shortlistMember } from '../../src/shortlist/shortlist.schemas';
 import { addMembers, MEMBER_COLUMNS, removeMember, shortlistCount, shortlistCsv, shortlistMembers } from '../../src/shortlist/shortlist.service';
 import { authOf } from '../context';
+import { loadProject } from '../resource-loaders';
 import { sendData } from '../respond';
 import { defineRoute } from '../route-def';
-import { loadProject } from './projects.routes';
 
 const free = { cost: 'free', tag: 'Shortlist' } as const;
 
@@ -17,7 +17,6 @@ export const shortlistRoutes = [
     path: '/projects/{projectId}/shortlist',
     auth: 'shortlists:read',
     ...free,
-    costLine: 'Free: reads use no credits.',
     summary: 'The whole shortlist of the project (no paging); meta.total counts the members.',
     proposable: false,
     params: projectParams,

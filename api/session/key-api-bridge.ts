@@ -6,7 +6,7 @@ import { ALL_SCOPES } from '../../src/domain/scopes';
 import type { ApiDeps } from '../context';
 import { jsonBody } from '../middleware/json-body';
 import { addLogBindings } from '../middleware/request-id';
-import type { RouteDef } from '../route-def';
+import { toRouterPath, type RouteDef } from '../route-def';
 import { sessionErrors, sessionGuard, type SessionState } from './session.middleware';
 
 /** Where the web app reaches the key API's operations with its cookie: `/api/v1/projects` ≙ `/v1/projects`. */
@@ -58,7 +58,7 @@ export function keyApiBridge(routes: readonly RouteDef[], deps: ApiDeps): Router
     if (route.auth === 'none') continue; // public documents are served at /v1 already
     const access = { method: route.method, access: bridgedRole(route) };
     router.register(
-      route.path.replace(/\{(\w+)\}/g, ':$1'),
+      toRouterPath(route.path),
       [route.method],
       [
         sessionErrors(),

@@ -1,11 +1,9 @@
 import Router from '@koa/router';
 import type { ApiDeps } from '../context';
 import { jsonBody } from '../middleware/json-body';
+import { toRouterPath } from '../route-def';
 import type { SessionRouteDef } from './session-route-def';
 import { sessionErrors, sessionGuard, type SessionState } from './session.middleware';
-
-/** `{id}` (spec form) → `:id` (router form), as for the key API. */
-const toRouterPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /**
  * The session API under /api (DESIGN.md §10): cookie session, CSRF, frozen and role checks per

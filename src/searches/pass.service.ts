@@ -14,6 +14,7 @@ import { AppError } from '../domain/errors';
 import { writeEvent } from '../events/outbox';
 import { PAGE_SIZE, type ProfileSource } from '../providers/profile-source';
 import { refundKey, reserveKey, searchLimits } from './launch.service';
+import { closedPassOutcome, decidePage, pageOutcome, readBudgetLeft, type PageDecision, type PageOutcome } from './page-decision';
 import { searchEventData } from './searches.presenter';
 import { workflowIds } from '../temporal/workflow-ids';
 import { shortlistSnapshot, writeShortlistChanged } from '../shortlist/shortlist.service';
@@ -27,16 +28,6 @@ import { shortlistSnapshot, writeShortlistChanged } from '../shortlist/shortlist
 export interface PassRef {
   searchId: string;
   pass: number;
-}
-
-export interface PageOutcome {
-  returned: number;
-  read: number;
-  profilesRead: number;
-  delivered: number;
-  shortlisted: number;
-  /** Set when the pass should stop after this page. */
-  stop: StopReason | null;
 }
 
 /**
@@ -73,48 +64,12 @@ export async function claimSlot(db: Db, ref: PassRef, baseUrl: string): Promise<
 
 const findPass = async (db: Db, ref: PassRef): Promise<PassRow> => (await searchPassRepository(db).find(ref.searchId, ref.pass))!;
 
-/** The pass reads within its own budget; the target counts everyone the search has shortlisted. */
-function stopReasonAfter(search: SearchRow, pass: PassRow, returned: number): StopReason | null {
-  if (search.shortlisted >= pass.criteria.target) return 'target_reached';
-  if (returned < PAGE_SIZE) return 'pool_exhausted';
-  if (pass.profiles_read >= pass.criteria.read_budget) return 'read_budget_reached';
-  return null;
-}
-
-const outcomeOf = (search: SearchRow, pass: PassRow, returned: number, read: number): PageOutcome => ({
-  returned,
-  read,
-  profilesRead: search.profiles_read,
-  delivered: search.delivered,
-  shortlisted: search.shortlisted,
-  stop: stopReasonAfter(search, pass, returned),
-});
-
-/**
- * A page of a pass that is no longer running reads nothing: a completed pass answers its own stop
- * (a step re-run after the completion, whose results were not recorded, ends where it ended), a
- * failed one refuses, so the workflow records the failure rather than a completion.
- */
-function closedPassOutcome(search: SearchRow, pass: PassRow): PageOutcome | null {
-  if (pass.status === 'running') return null;
-  if (pass.status === 'complete')
-    return {
-      returned: 0,
-      read: 0,
-      profilesRead: search.profiles_read,
-      delivered: search.delivered,
-      shortlisted: search.shortlisted,
-      stop: pass.stop_reason ?? 'pool_exhausted',
-    };
-  throw new AppError('pass_not_running', 409, `pass ${pass.pass} of search ${search.id} is ${pass.status}, not running`);
-}
-
 /**
  * The profiles a page reads, in result order. A source that bills each read (`billedReadBatch`)
  * is asked only for as many as could still fill the shortlist, scoring each batch before the
  * next, so people past the target are not read (they are recorded `not_read`, as the page's
- * transaction would leave them anyway); people already on the project's list fill nothing. The
- * page's transaction scores again under the search lock and decides.
+ * decision would leave them anyway); people already on the project's list fill nothing. The
+ * page's transaction decides again under the search lock.
  */
 async function readProfilesForPage(
   db: Db,
@@ -151,10 +106,11 @@ async function readProfilesForPage(
 
 /**
  * One result page: fetch it, read profiles while the pass's budget lasts (and, from a source
- * that bills each read, while the shortlist can still fill: readProfilesForPage), score them,
- * auto-shortlist at the threshold up to the target, and record everyone returned who is new to
- * the search (people found by an earlier pass stay as they are). A page already recorded (a
- * retried activity) is not processed again.
+ * that bills each read, while the shortlist can still fill: readProfilesForPage), then, in one
+ * transaction under the search lock, decide whom the page reads, scores and shortlists
+ * (decidePage) and record it (recordPage). Everyone returned who is new to the search is
+ * recorded; people found by an earlier pass stay as they are. A page already recorded (a retried
+ * step) is not processed again, and a closed pass reads nothing (closedPassOutcome).
  */
 export async function processPage(
   db: Db,
@@ -172,7 +128,7 @@ export async function processPage(
   const closed = closedPassOutcome(search, pass);
   if (closed) return closed;
   const done = await people.processedPage(ref.searchId, ref.pass, ref.page);
-  if (done) return outcomeOf(search, pass, done.returned, done.read);
+  if (done) return pageOutcome(search, pass, done.returned, done.read);
 
   const { criteria } = pass;
   const results = await source.searchPage(criteria, ref.page, PAGE_SIZE);
@@ -182,7 +138,7 @@ export async function processPage(
     results.map((r) => r.person_id),
   );
   const fresh = results.filter((r) => !known.has(r.person_id));
-  const budget = Math.max(0, criteria.read_budget - pass.profiles_read);
+  const budget = readBudgetLeft(pass);
   const profiles = await readProfilesForPage(
     db,
     source,
@@ -193,90 +149,93 @@ export async function processPage(
   );
 
   return db.transaction(async (trx) => {
-    const searches = searchRepository(trx);
-    const passes = searchPassRepository(trx);
     const peopleTx = searchPeopleRepository(trx);
-    const shortlist = shortlistRepository(trx);
-    const locked = await searches.lock(ref.searchId);
+    const locked = await searchRepository(trx).lock(ref.searchId);
     const lockedPass = await findPass(trx, ref);
     const closedMeanwhile = closedPassOutcome(locked, lockedPass);
     if (closedMeanwhile) return closedMeanwhile;
     const again = await peopleTx.processedPage(ref.searchId, ref.pass, ref.page);
-    if (again) return outcomeOf(locked, lockedPass, again.returned, again.read);
+    if (again) return pageOutcome(locked, lockedPass, again.returned, again.read);
 
-    const ids = await peopleTx.candidateIds(
+    const candidateIds = await peopleTx.candidateIds(
       locked.project_id,
       fresh.map((r) => r.person_id),
     );
-    const alreadyListed = await shortlist.listedAmong(locked.project_id, [...ids.values()]);
-    let seq = await peopleTx.maxSeq(ref.searchId);
-    let read = 0;
-    let shortlisted = locked.shortlisted;
-    const rows: NewSearchPerson[] = [];
-    const toShortlist: string[] = [];
-    const weights = locked.scoring_weights ?? undefined;
-    for (const result of fresh) {
-      const profile = profiles.get(result.person_id);
-      const canRead = profile && read < budget && shortlisted < criteria.target;
-      const candidateId = ids.get(result.person_id)!;
-      let score: number | null = null;
-      let breakdown: unknown = null;
-      if (canRead) {
-        read += 1;
-        const scored = scoreProfile(profile, criteria, weights);
-        score = scored.score;
-        breakdown = scored.breakdown;
-        if (score >= criteria.shortlist_threshold && shortlisted < criteria.target && !alreadyListed.has(candidateId)) {
-          toShortlist.push(candidateId);
-          shortlisted += 1;
-        }
-      }
-      const { person_id: _omit, ...summary } = result;
-      rows.push({
-        search_id: ref.searchId,
-        candidate_id: candidateId,
-        person_id: result.person_id,
-        seq: ++seq,
-        pass: ref.pass,
-        page: ref.page,
-        status: canRead ? 'scored' : 'not_read',
-        score,
-        score_breakdown: breakdown === null ? null : JSON.stringify(breakdown),
-        summary: JSON.stringify(summary),
-        profile: canRead ? JSON.stringify(profile) : null,
-        read: Boolean(canRead),
-      });
-    }
-    await peopleTx.insert(rows);
-    // Someone already on the project's shortlist stays as they were; only new members count.
-    let added = 0; // equals toShortlist.length unless a concurrent add won the race
-    if (toShortlist.length) {
-      await projectRepository(trx).lock(locked.project_id); // shortlist changes serialise on the project
-      const inserted = await shortlist.addNew(
-        toShortlist.map((candidateId) => ({
-          project_id: locked.project_id,
-          candidate_id: candidateId,
-          search_id: ref.searchId,
-          pass: ref.pass,
-          source: ref.pass === 1 ? 'search' : 'expansion',
-        })),
-      );
-      added = inserted.length;
-    }
-    const updated = await searches.update(ref.searchId, {
-      profiles_read: locked.profiles_read + read,
-      delivered: locked.delivered + read,
-      shortlisted: locked.shortlisted + added,
-      pages_fetched: locked.pages_fetched + 1,
+    const alreadyListed = await shortlistRepository(trx).listedAmong(locked.project_id, [...candidateIds.values()]);
+    const decision = decidePage(fresh, profiles, candidateIds, alreadyListed, {
+      criteria,
+      budget,
+      weights: locked.scoring_weights ?? undefined,
+      shortlisted: locked.shortlisted,
     });
-    const updatedPass = await passes.update(ref.searchId, ref.pass, {
-      profiles_read: lockedPass.profiles_read + read,
-      delivered: lockedPass.delivered + read,
-      shortlisted: lockedPass.shortlisted + added,
-    });
-    await peopleTx.recordPage(ref.searchId, ref.pass, ref.page, { returned: results.length, read });
-    return outcomeOf(updated, updatedPass, results.length, read);
+    const after = await recordPage(trx, { ...ref, returned: results.length }, { search: locked, pass: lockedPass }, decision);
+    return pageOutcome(after.search, after.pass, results.length, decision.read);
   });
+}
+
+/**
+ * Records a page's decision in the page's transaction, `locked` being the search (locked) and
+ * pass it was decided on: its people (in result order, after the search's last), the shortlist
+ * additions, the search's and pass's counters, and the page itself, which makes a re-run of the
+ * page a no-op. Answers the search and pass after it.
+ */
+export async function recordPage(
+  trx: Db,
+  page: PassRef & { page: number; returned: number },
+  locked: { search: SearchRow; pass: PassRow },
+  decision: PageDecision,
+): Promise<{ search: SearchRow; pass: PassRow }> {
+  const { searchId } = page;
+  const { search, pass } = locked;
+  const people = searchPeopleRepository(trx);
+  let seq = await people.maxSeq(searchId);
+  const rows = decision.people.map(({ result, candidateId, scored }): NewSearchPerson => {
+    const { person_id: _omit, ...summary } = result;
+    return {
+      search_id: searchId,
+      candidate_id: candidateId,
+      person_id: result.person_id,
+      seq: ++seq,
+      pass: page.pass,
+      page: page.page,
+      status: scored ? 'scored' : 'not_read',
+      score: scored ? scored.score : null,
+      score_breakdown: scored ? JSON.stringify(scored.breakdown) : null,
+      summary: JSON.stringify(summary),
+      profile: scored ? JSON.stringify(scored.profile) : null,
+      read: scored !== null,
+    };
+  });
+  await people.insert(rows);
+  // Someone already on the project's shortlist stays as they were; only new members count.
+  let added = 0; // equals decision.shortlist.length unless a concurrent add won the race
+  if (decision.shortlist.length) {
+    await projectRepository(trx).lock(search.project_id); // shortlist changes serialise on the project
+    const inserted = await shortlistRepository(trx).addNew(
+      decision.shortlist.map((candidateId) => ({
+        project_id: search.project_id,
+        candidate_id: candidateId,
+        search_id: searchId,
+        pass: page.pass,
+        source: page.pass === 1 ? 'search' : 'expansion',
+      })),
+    );
+    added = inserted.length;
+  }
+  const { read } = decision;
+  const updated = await searchRepository(trx).update(searchId, {
+    profiles_read: search.profiles_read + read,
+    delivered: search.delivered + read,
+    shortlisted: search.shortlisted + added,
+    pages_fetched: search.pages_fetched + 1,
+  });
+  const updatedPass = await searchPassRepository(trx).update(searchId, page.pass, {
+    profiles_read: pass.profiles_read + read,
+    delivered: pass.delivered + read,
+    shortlisted: pass.shortlisted + added,
+  });
+  await people.recordPage(searchId, page.pass, page.page, { returned: page.returned, read });
+  return { search: updated, pass: updatedPass };
 }
 
 /** The search's outcome after a pass: its totals against the target the pass ran with. */

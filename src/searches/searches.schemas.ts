@@ -82,7 +82,7 @@ const intParam = (description: string) => z.coerce.number<string>().int().descri
 
 /**
  * A whole-number query value: an empty or blank one (`?limit=`) is refused as not a number
- * instead of being read as 0 (found by the fuzz test).
+ * instead of being read as 0 (what `Number('')` gives).
  */
 export const queryNumber = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? Number.NaN : v), schema);
 

@@ -22,7 +22,10 @@ import { workflowIds } from './workflow-ids';
  */
 
 type Workflows = typeof workflows;
-/** Exported function names of workflows/index.ts: what the worker registers. */
+/**
+ * Export names of workflows/index.ts: the type names the worker registers, which every start
+ * below uses (a function exported under another name keeps that name as its type, e.g. the search pass).
+ */
 export type WorkflowName = keyof Workflows;
 export type WorkflowArgs<N extends WorkflowName> = Parameters<Workflows[N]>;
 

@@ -85,7 +85,7 @@ describe('/metrics with metrics on (the default)', () => {
     // The Temporal SDK's own metrics come through the same scrape.
     const completedWorkflows = (samples: Sample[]) => total(samples, 'temporal_workflow_completed_total');
     expect(completedWorkflows(workerAfter)).toBeGreaterThan(completedWorkflows(workerBefore));
-    // A pass's steps are local activities (searchWorkflow since issue 26).
+    // A pass's steps are local activities.
     expect(total(workerAfter, 'temporal_local_activity_execution_latency_count')).toBeGreaterThan(0);
   });
 

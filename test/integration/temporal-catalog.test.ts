@@ -194,7 +194,7 @@ describe('waiting for a slot', () => {
       args: [{ searchId: search.id, pass: 1 }],
     });
     await expect(handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
-    // The claim is a local activity (searchWorkflow since issue 26): its one attempt is a marker.
+    // The claim is a local activity: its one attempt is a marker.
     const claims = (await handle.fetchHistory())
       .events!.map((e) => e.markerRecordedEventAttributes)
       .filter((m) => m?.markerName === 'core_local_activity')

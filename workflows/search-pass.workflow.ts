@@ -1,15 +1,7 @@
-import {
-  ApplicationFailure,
-  CancellationScope,
-  ContinueAsNew,
-  isCancellation,
-  patched,
-  proxyActivities,
-  proxyLocalActivities,
-  setHandler,
-} from '@temporalio/workflow';
+import { patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { progressQuery, type SearchProgress } from './messages';
+import { failPass } from './pass-failure';
 import { claimSearchSlot, waitForSlot, wakeWaiting, type SlotWaitInput } from './slots';
 
 const { completeSearchPass, failSearchPass } = proxyActivities<Activities>({
@@ -24,14 +16,14 @@ const { runSearchPage } = proxyActivities<Activities>({
 });
 
 /**
- * Since issue 26 a pass's steps (slot claim, pages, completion) run as local activities: each is
- * recorded as a marker in the workflow's own task instead of an activity task sent through the
- * server and back, which was most of Temporal's share of a pass (bench/searches.bench.ts). The
- * durability is the same: a step's result is kept once recorded, and a step whose result was not
- * recorded (a crash, a workflow task the server refused) runs again, so every step is idempotent
- * for its pass, also after the pass closed (pass.service.ts). A local activity cannot heartbeat:
- * its startToClose bounds a page instead, and the worker keeps the workflow task alive meanwhile.
- * Passes started before keep their activities (`patched`).
+ * A pass's steps (slot claim, pages, completion) run as local activities: each is recorded as a
+ * marker in the workflow's own task instead of an activity task sent through the server and back,
+ * which would be most of Temporal's share of a pass (bench/searches.bench.ts). The durability is the
+ * same: a step's result is kept once recorded, and a step whose result was not recorded (a crash,
+ * a workflow task the server refused) runs again, so every step is idempotent for its pass, also
+ * after the pass closed (pass.service.ts). A local activity cannot heartbeat: its startToClose
+ * bounds a page instead, and the worker keeps the workflow task alive meanwhile. Runs whose
+ * history has the steps as activities replay them as activities (`patched`).
  */
 const LOCAL_PASS_STEPS = 'pass-steps-local-activities';
 const localSteps = proxyLocalActivities<Activities>({
@@ -46,8 +38,11 @@ export type SearchPassInput = SlotWaitInput;
 
 const MAX_PAGES = 400; // 10,000 people: far beyond any read budget; guards against a runaway loop
 
-/** One search pass: wait for a slot (FIFO), page → read → score → shortlist, then complete or fail. */
-export async function searchWorkflow(input: SearchPassInput): Promise<SearchProgress> {
+/**
+ * One search pass: wait for a slot (FIFO), page → read → score → shortlist, then complete or fail.
+ * Registered under the type name `searchWorkflow` (workflows/index.ts).
+ */
+export async function searchPassWorkflow(input: SearchPassInput): Promise<SearchProgress> {
   const progress: SearchProgress = {
     search_id: input.searchId,
     pass: input.pass,
@@ -78,14 +73,13 @@ export async function searchWorkflow(input: SearchPassInput): Promise<SearchProg
     await wakeWaiting(input, wake);
     return progress;
   } catch (err) {
-    if (err instanceof ContinueAsNew) throw err; // still waiting for a slot, in a fresh run
-    const cancelled = isCancellation(err);
-    const reason = cancelled ? 'cancelled' : err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
-    // Record the failure even when cancelled: the search must not stay "running" with its credit held.
-    const { wake } = await CancellationScope.nonCancellable(() => failSearchPass({ ...ref, reason, stopReason: cancelled ? 'cancelled' : 'error' }));
-    progress.phase = 'failed';
-    await CancellationScope.nonCancellable(() => wakeWaiting(input, wake));
-    if (cancelled) throw err;
-    throw ApplicationFailure.nonRetryable(`search pass failed: ${reason}`, 'SearchFailed');
+    return failPass(input, err, {
+      failSearchPass,
+      what: 'search pass',
+      type: 'SearchFailed',
+      recorded: () => {
+        progress.phase = 'failed';
+      },
+    });
   }
 }
