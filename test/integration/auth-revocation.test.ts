@@ -3,7 +3,7 @@ import { workspaceWithKey } from '../support/fixtures';
 import { startTestStack, type TestStack } from '../support/stack';
 
 /**
- * A revoked key is refused everywhere within 1 s (issue 18), even one the API has just served:
+ * A revoked key is refused everywhere within 1 s, even one the API has just served:
  * any per-process shortcut on the key lookup must stay within that bound. Every API process reads
  * the key in the same round trip as its rate limit, so one process shows the rule.
  */

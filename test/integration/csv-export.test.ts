@@ -9,7 +9,7 @@ import { startTestStack, type TestStack } from '../support/stack';
 
 /**
  * records.csv and shortlist.csv are written by Postgres (`COPY … TO STDOUT WITH CSV`) and streamed
- * through the response (issue 26): the same cells as the JSON reads, rows ending in CRLF with line
+ * through the response: the same cells as the JSON reads, rows ending in CRLF with line
  * breaks inside quoted fields kept, and a COPY connection that is held only while the client reads.
  */
 let stack: TestStack;

@@ -7,7 +7,7 @@ import { projectWithScoredPeople } from '../support/searches';
 import { request, startTestStack, type TestStack } from '../support/stack';
 
 /**
- * A people page read costs one SQL round trip (issue 26): the key, its rate limit and the search's
+ * A people page read costs one SQL round trip: the key, its rate limit and the search's
  * version come from one authenticate_key call, and a completed search's page from the process's
  * cache. With every guarantee kept: rate limits exact across API processes, a revoked key refused
  * within 1 s, no stale page after the search's people change.
