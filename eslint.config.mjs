@@ -8,6 +8,10 @@ import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+/** Where product code may not import from: the tooling, the tests and the benchmarks. */
+const PRODUCT_ONLY = [
+  { group: ['**/tools/**', '**/test/**', '**/bench/**'], message: 'The product (src/, api/, workflows/, activities/) ships without tools/, test/ and bench/.' },
+];
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', '.data/', '.tools/', 'coverage/', 'test-artifacts/', '**/*.generated.ts', 'sdk/dist/', 'web/dist/'] },
@@ -47,7 +51,7 @@ export default tseslint.config(
   {
     // All SQL lives in src/db/*.repository.ts (DESIGN.md §1): no query builder or raw SQL anywhere else.
     files: ['src/**/*.ts', 'api/**/*.ts', 'activities/**/*.ts', 'workflows/**/*.ts'],
-    ignores: ['src/db/**', 'src/dev/**'],
+    ignores: ['src/db/**'],
     rules: {
       'no-restricted-syntax': [
         'error',
@@ -60,12 +64,20 @@ export default tseslint.config(
     },
   },
   {
+    // The product ships alone (DESIGN.md §1): nothing under src/, api/, workflows/ or activities/ imports tooling, tests or benchmarks.
+    files: ['src/**/*.ts', 'api/**/*.ts', 'workflows/**/*.ts', 'activities/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: PRODUCT_ONLY }] },
+  },
+  {
     // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins there.
     files: ['workflows/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code is deterministic: no Node built-ins (do I/O in an activity).' })) },
+        {
+          paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code is deterministic: no Node built-ins (do I/O in an activity).' })),
+          patterns: PRODUCT_ONLY,
+        },
       ],
     },
   },

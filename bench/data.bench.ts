@@ -6,7 +6,7 @@ import { corpusSize, loadCorpus, loadWebPages } from '../src/corpus/loader';
 import { createDb, type Db } from '../src/db/knex';
 import { webPagesRepository } from '../src/db/web-pages.repository';
 import { workspaceRepository } from '../src/db/workspace.repository';
-import { waitFor } from '../src/dev/processes';
+import { waitFor } from '../tools/dev/processes';
 import { builtinProfileData } from '../src/providers/builtin-profile-data';
 import { builtinWebSearch } from '../src/providers/builtin-web-search';
 import { benchKeyHeaders, cpuMeter, log, percentile, productionArgs, productionEnv, ROOT, startBenchStack, statementTimes, runBench } from './lib';

@@ -6,8 +6,8 @@ import os from 'node:os';
 import http from 'node:http';
 import path from 'node:path';
 import { loadStackSettings } from '../src/config';
-import { freePort, waitFor, type ProcessGroup } from '../src/dev/processes';
-import { startInfrastructure } from '../src/dev/stack';
+import { freePort, waitFor, type ProcessGroup } from '../tools/dev/processes';
+import { startInfrastructure } from '../tools/dev/stack';
 
 /** What the benchmarks share: output, percentiles, memory readings and production processes. */
 
@@ -48,6 +48,9 @@ export function productionArgs(entry: 'api/server' | 'activities/worker'): strin
   if (!built) {
     log('building dist/ (npm run build)…');
     execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+    // The files `npm run build` copies beside the compiled code (tsc copies only the JSON it imports):
+    // SQL, and reference data read at run time (the gazetteer's TSV files, the O*NET vocabulary).
+    for (const dir of ['src/db/sql', 'src/reference/data']) fs.cpSync(path.join(ROOT, dir), path.join(ROOT, 'dist', dir), { recursive: true });
     built = true;
   }
   // BENCH_CPU_PROF=<dir>: each API and worker process writes a V8 CPU profile there when it exits (`node --cpu-prof`).

@@ -4,7 +4,7 @@ import { loadCorpus } from '../src/corpus/loader';
 import { createDb } from '../src/db/knex';
 import { projectRepository } from '../src/db/project.repository';
 import { workspaceRepository } from '../src/db/workspace.repository';
-import { freePort, waitFor } from '../src/dev/processes';
+import { freePort, waitFor } from '../tools/dev/processes';
 import { ROOT, load, log, percentile, productionArgs, productionEnv, startBenchStack, benchKeyHeaders, runBench } from './lib';
 
 /**

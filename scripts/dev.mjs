@@ -9,7 +9,7 @@ try {
   const temporalCli = await ensureTemporalCli();
   // No Zipkin of our own when tracing is off or another one takes the spans.
   const zipkin = process.env.TRACING === 'off' || process.env.TRACING_ZIPKIN_URL ? null : await ensureZipkin();
-  const code = await runTypeScript('src/dev/dev.ts', process.argv.slice(2), {
+  const code = await runTypeScript('tools/dev/dev.ts', process.argv.slice(2), {
     TEMPORAL_CLI: temporalCli,
     ...(zipkin ? { ZIPKIN_JAVA: zipkin.java, ZIPKIN_JAR: zipkin.jar } : {}),
     BOOTSTRAP_STARTED_AT: String(started),

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run fuzz`: the long Schemathesis run against a private stack (see src/dev/fuzz.ts).
+// `npm run fuzz`: the long Schemathesis run against a private stack (see tools/dev/fuzz.ts).
 // Extra arguments go to it, e.g. `npm run fuzz -- --max-examples 1000 --seed 3`.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,7 +10,7 @@ try {
   const temporalCli = await ensureTemporalCli();
   // The fuzzed webhooks go to a local HTTPS sink whose certificate this CA issued.
   const testCa = makeTestCa(path.join(ROOT, '.data', `fuzz-ca-${process.pid}`));
-  const code = await runTypeScript('src/dev/fuzz.ts', process.argv.slice(2), { TEMPORAL_CLI: temporalCli, ...testCa.env });
+  const code = await runTypeScript('tools/dev/fuzz.ts', process.argv.slice(2), { TEMPORAL_CLI: temporalCli, ...testCa.env });
   fs.rmSync(testCa.dir, { recursive: true, force: true });
   process.exit(code);
 } catch (err) {

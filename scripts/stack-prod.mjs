@@ -10,7 +10,7 @@ try {
   const serverDir = await ensureTemporalServer();
   const zipkin = process.env.TRACING === 'off' || process.env.TRACING_ZIPKIN_URL ? null : await ensureZipkin();
   process.exit(
-    await runTypeScript('src/dev/stack-prod.ts', process.argv.slice(2), {
+    await runTypeScript('tools/dev/stack-prod.ts', process.argv.slice(2), {
       TEMPORAL_CLI: temporalCli,
       TEMPORAL_SERVER_DIR: serverDir,
       ...(zipkin ? { ZIPKIN_JAVA: zipkin.java, ZIPKIN_JAR: zipkin.jar } : {}),

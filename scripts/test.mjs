@@ -27,7 +27,7 @@ try {
   const zipkin = await ensureZipkin();
   // The run's own CA: webhook endpoints of the suite point at local HTTPS sinks it issued certificates for.
   const testCa = makeTestCa(path.join(ROOT, '.data', `test-ca-${process.pid}`));
-  const code = await runTypeScript('src/dev/test-run.ts', process.argv.slice(2), {
+  const code = await runTypeScript('tools/dev/test-run.ts', process.argv.slice(2), {
     ...testCa.env,
     TEMPORAL_CLI: temporalCli,
     ...(chromium ? { CHROMIUM_PATH: chromium } : {}),

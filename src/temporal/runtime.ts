@@ -1,5 +1,5 @@
 import { Runtime, type Logger as TemporalLogger, type LogLevel, type LogMetadata } from '@temporalio/worker';
-import { freePort } from '../dev/processes';
+import { freePort } from '../domain/free-port';
 import type { Logger } from '../logger';
 
 let installed: Promise<string | undefined> | undefined;

@@ -5,7 +5,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { testProvider } from '../../src/billing/payments/test-provider';
 import { createTopUp } from '../../src/billing/top-up.service';
-import { waitFor } from '../../src/dev/processes';
+import { waitFor } from '../../tools/dev/processes';
 import { createLogger } from '../../src/logger';
 import { writeEvent } from '../../src/events/outbox';
 import { launchSearch } from '../../src/searches/launch.service';

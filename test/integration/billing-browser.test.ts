@@ -5,7 +5,7 @@ import { workspaceWithKey } from '../support/fixtures';
 import { topUpGrants, workspaceCredits } from '../support/billing';
 import { launchChromium } from '../support/browser';
 import { startTestStack, type TestStack } from '../support/stack';
-import { waitFor } from '../../src/dev/processes';
+import { waitFor } from '../../tools/dev/processes';
 
 const ARTIFACTS = path.resolve(__dirname, '..', '..', 'test-artifacts');
 

@@ -5,7 +5,7 @@ import { cli } from '../support/cli';
 import type { HttpsReceiver } from '../support/https-receiver';
 import { startTestStack, type TestStack } from '../support/stack';
 import { expectSignedEnvelope, SINK_ENV, startWebhookSink } from '../support/webhook-sink';
-import { waitFor } from '../../src/dev/processes';
+import { waitFor } from '../../tools/dev/processes';
 
 /** The operator CLI's billing commands and the billing/usage entries of the catalog and OpenAPI. */
 

@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { waitFor } from '../../src/dev/processes';
+import { waitFor } from '../../tools/dev/processes';
 import { workspaceWithKey } from '../support/fixtures';
 import { payCheckout, startStackWorker, tokenOf, topUpGrants, toppedUpEvents, workspaceCredits } from '../support/billing';
 import { startTestStack, type TestStack } from '../support/stack';

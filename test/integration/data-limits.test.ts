@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createDb, type Db } from '../../src/db/knex';
-import { freePort, waitFor } from '../../src/dev/processes';
+import { freePort, waitFor } from '../../tools/dev/processes';
 import { startBraveFake, BRAVE_GOOD_KEY, type BraveFake } from '../fakes/brave-fake';
 import { startPdlFake, PDL_GOOD_KEY, type PdlFake } from '../fakes/pdl-fake';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';

@@ -2,7 +2,7 @@ import net from 'node:net';
 import pg from 'pg';
 import { databaseUnavailableError, isDatabaseUnavailable } from '../../api/middleware/errors';
 import { createDb } from '../../src/db/knex';
-import { freePort } from '../../src/dev/processes';
+import { freePort } from '../../tools/dev/processes';
 
 /**
  * The errors a database that went away really raises, made for real against the run's Postgres,

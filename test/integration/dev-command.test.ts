@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { freePort, waitFor } from '../../src/dev/processes';
+import { freePort, waitFor } from '../../tools/dev/processes';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { creditLedgerRepository } from '../../src/db/credit-ledger.repository';
 import { projectRepository } from '../../src/db/project.repository';
 import { workspaceRepository } from '../../src/db/workspace.repository';
-import { printFigures } from '../../src/dev/fuzz';
+import { printFigures } from '../../tools/dev/fuzz';
 import {
   EXCLUDED_CHECKS,
   runSchemathesis,
@@ -12,7 +12,7 @@ import {
   type FuzzDocument,
   type FuzzSession,
   type FuzzWorkspace,
-} from '../../src/dev/schemathesis';
+} from '../../tools/dev/schemathesis';
 import { CRITERIA_OR_JD_TEXT } from '../../src/searches/searches.schemas';
 import { NO_NUL, NOT_BLANK } from '../../src/domain/text';
 import { findEndpointOr404, updateEndpoint } from '../../src/webhooks/endpoints';
@@ -58,7 +58,7 @@ afterAll(async () => {
 });
 
 async function fuzz(document: FuzzDocument) {
-  // Installed by the `npm test` bootstrap (src/dev/schemathesis.ts) and passed down.
+  // Installed by the `npm test` bootstrap (tools/dev/schemathesis.ts) and passed down.
   const st = process.env.SCHEMATHESIS;
   if (!st) throw new Error('SCHEMATHESIS is not set: run the tests with `npm test`, whose bootstrap installs it');
   const figures = await runSchemathesis({

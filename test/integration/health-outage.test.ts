@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { migrateLatest } from '../../src/db/migrate';
-import { startEmbeddedPostgres, type PostgresHandle } from '../../src/dev/embedded-postgres';
-import { freePort, ProcessGroup, waitFor } from '../../src/dev/processes';
-import { startTemporalDevServer, type TemporalServerHandle } from '../../src/dev/temporal-server';
+import { startEmbeddedPostgres, type PostgresHandle } from '../../tools/dev/embedded-postgres';
+import { freePort, ProcessGroup, waitFor } from '../../tools/dev/processes';
+import { startTemporalDevServer, type TemporalServerHandle } from '../../tools/dev/temporal-server';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
 import { memberOf, type Member } from '../support/session';
 import { startTestStack, type TestStack } from '../support/stack';

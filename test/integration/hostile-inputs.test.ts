@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { createDb, type Db } from '../../src/db/knex';
-import { freePort, waitFor } from '../../src/dev/processes';
+import { freePort, waitFor } from '../../tools/dev/processes';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
 import { request, TEST_RATE_LIMIT_ENV, type TestResponse } from '../support/stack';
 

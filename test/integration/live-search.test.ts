@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { createCredential, retireCredential } from '../../src/credentials/credentials.service';
 import { creditLedgerRepository } from '../../src/db/credit-ledger.repository';
-import { waitFor } from '../../src/dev/processes';
+import { waitFor } from '../../tools/dev/processes';
 import { PDL_GOOD_KEY, PDL_PEOPLE, startPdlFake, type PdlFake } from '../fakes/pdl-fake';
 import { startChildWorker } from '../support/child-worker';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';

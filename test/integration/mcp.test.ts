@@ -6,7 +6,7 @@ import { startChildWorker } from '../support/child-worker';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
 import { makeTestCert, startHttpsReceiver, type HttpsReceiver, type TestCert } from '../support/https-receiver';
 import { startTestStack, type TestStack } from '../support/stack';
-import { waitFor } from '../../src/dev/processes';
+import { waitFor } from '../../tools/dev/processes';
 
 /**
  * The MCP server (`npm run mcp`) as a child process over stdio, driven by the MCP SDK's client,

@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { waitFor } from '../../src/dev/processes';
+import { waitFor } from '../../tools/dev/processes';
 import { startChildWorker } from '../support/child-worker';
 import { workspaceWithKey } from '../support/fixtures';
 import { startTestStack, type TestStack } from '../support/stack';

@@ -7,7 +7,7 @@ import { workspaceWithKey } from '../support/fixtures';
 import { redoclyErrors } from '../support/openapi-lint';
 import { startTestStack, type TestStack } from '../support/stack';
 import { launchPageAndReadShortlist } from '../openapi-client/program';
-import { sdkGeneratedFiles } from '../../src/dev/sdk-generate';
+import { sdkGeneratedFiles } from '../../tools/dev/sdk-generate';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CLIENT_DIR = path.join(ROOT, 'test', 'openapi-client');

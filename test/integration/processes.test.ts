@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { freePort, waitFor } from '../../src/dev/processes';
+import { freePort, waitFor } from '../../tools/dev/processes';
 import { TEST_RATE_LIMIT_ENV } from '../support/stack';
 
 const ROOT = path.resolve(__dirname, '..', '..');

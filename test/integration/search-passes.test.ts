@@ -8,7 +8,7 @@ import { claimSlot, completePass, processPage } from '../../src/searches/pass.se
 import { databaseProfileSource } from '../../src/providers/database-profile-source';
 import { ensureSchedules, scheduleIds } from '../../src/temporal/catalog';
 import { launchBody } from '../../src/searches/searches.schemas';
-import { waitFor } from '../../src/dev/processes';
+import { waitFor } from '../../tools/dev/processes';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
 import { createProject, launch, waitForSearch } from '../support/searches';
 import { startTestStack, type TestStack } from '../support/stack';

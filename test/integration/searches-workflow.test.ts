@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { creditLedgerRepository } from '../../src/db/credit-ledger.repository';
-import { waitFor } from '../../src/dev/processes';
+import { waitFor } from '../../tools/dev/processes';
 import { failPass } from '../../src/searches/pass.service';
 import { workspaceWithKey } from '../support/fixtures';
 import { createProject, launch, softwareCriteria, waitForSearch } from '../support/searches';

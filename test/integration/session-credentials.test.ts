@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { waitFor } from '../../src/dev/processes';
+import { waitFor } from '../../tools/dev/processes';
 import { decryptSecret } from '../../src/webhooks/secrets';
 import { verifyWebhookSignature } from '../../sdk/src';
 import { startOpenAiFake, type OpenAiFake } from '../fakes/openai-fake';

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { freePort, waitFor } from '../../src/dev/processes';
+import { freePort, waitFor } from '../../tools/dev/processes';
 import { createDb } from '../../src/db/knex';
 import { startOpenAiFake } from '../fakes/openai-fake';
 import { workspaceWithKey } from '../support/fixtures';

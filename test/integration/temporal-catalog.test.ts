@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { WorkflowFailedError } from '@temporalio/client';
 import { startWorker } from '../../activities/worker-process';
 import { parseQueues } from '../../src/temporal/queues';
-import { waitFor } from '../../src/dev/processes';
+import { waitFor } from '../../tools/dev/processes';
 import { createLogger } from '../../src/logger';
 import { launchSearch } from '../../src/searches/launch.service';
 import { searchAttributes } from '../../src/searches/start.service';

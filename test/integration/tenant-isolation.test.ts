@@ -11,7 +11,7 @@ import { workspaceWithMembers } from '../support/session';
 import type { HttpsReceiver } from '../support/https-receiver';
 import { startTestStack, type TestResponse, type TestStack } from '../support/stack';
 import { SINK_ENV, startWebhookSink } from '../support/webhook-sink';
-import { waitFor } from '../../src/dev/processes';
+import { waitFor } from '../../tools/dev/processes';
 
 /**
  * Tenant isolation, generated from both route tables: workspace B owns one real record of every

@@ -4,7 +4,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { loadConfig } from '../../src/config';
 import { createDb, type Db } from '../../src/db/knex';
-import { freePort, waitFor } from '../../src/dev/processes';
+import { freePort, waitFor } from '../../tools/dev/processes';
 import { createTemporal, type Temporal } from '../../src/temporal/client';
 import { catalog } from '../../src/temporal/catalog';
 import { PDL_GOOD_KEY, PDL_PEOPLE, startPdlFake, type PdlFake } from '../fakes/pdl-fake';

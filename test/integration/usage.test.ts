@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { waitFor } from '../../src/dev/processes';
+import { waitFor } from '../../tools/dev/processes';
 import { currentMonth } from '../../src/usage/usage.service';
 import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
 import { createProject, waitForSearch } from '../support/searches';

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { runCli } from '../../src/cli/main';
-import { waitFor } from '../../src/dev/processes';
+import { waitFor } from '../../tools/dev/processes';
 import { newEventId, writeEvent, type EventType } from '../../src/events/outbox';
 import { workflowIds } from '../../src/temporal/workflow-ids';
 import { catalog, scheduleIds, startWorkflow, taskQueueName } from '../../src/temporal/catalog';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freePort } from '../../src/dev/processes';
+import { freePort } from '../../tools/dev/processes';
 import { TEST_PASSWORD } from './session';
 import { startTestStack, type TestStack } from './stack';
 

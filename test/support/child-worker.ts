@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { waitFor } from '../../src/dev/processes';
+import { waitFor } from '../../tools/dev/processes';
 import type { TestStack } from './stack';
 
 const ROOT = path.resolve(__dirname, '..', '..');

@@ -4,7 +4,7 @@ import https from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { waitFor } from '../../src/dev/processes';
+import { waitFor } from '../../tools/dev/processes';
 
 export interface TestCert {
   /** The CA file a client must trust (NODE_EXTRA_CA_CERTS): the run's CA, or the certificate itself. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TestStack } from './stack';
-import { waitFor } from '../../src/dev/processes';
+import { waitFor } from '../../tools/dev/processes';
 
 export const softwareCriteria = { family: 'software_engineering', read_budget: 60, target: 10, shortlist_threshold: 50 };
 

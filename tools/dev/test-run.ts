@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadStackSettings } from '../config';
+import { loadStackSettings } from '../../src/config';
 import { freePort, onParentExit, waitFor } from './processes';
 import { ensureSchemathesis } from './schemathesis';
 import { startInfrastructure } from './stack';

@@ -1,8 +1,8 @@
-import type { Db } from '../db/knex';
-import { waitFor } from './processes';
+import type { Db } from '../../src/db/knex';
+import { waitFor } from '../dev/processes';
 
 /**
- * The promises the fault runs check after every fault (bench/chaos.ts, test/integration/prod-stack.test.ts),
+ * The promises the fault runs check after every fault (tools/chaos/chaos.ts, test/integration/prod-stack.test.ts),
  * read straight from the database: nothing charged twice, nothing lost, every event delivered at
  * least once, nothing delivered to an endpoint after it was disabled.
  */

@@ -1,4 +1,4 @@
-"""Schemathesis hooks of the fuzz runs (src/dev/schemathesis.ts): the rules OpenAPI cannot state.
+"""Schemathesis hooks of the fuzz runs (tools/dev/schemathesis.ts): the rules OpenAPI cannot state.
 
 Each repair keeps a generated request (positive mode only) within a rule that relates two values
 or needs the network, which JSON Schema cannot express, and that the server enforces with a 400 as

@@ -1,7 +1,7 @@
 import { Connection } from '@temporalio/client';
 import type { ProcessGroup } from './processes';
 import { waitFor } from './processes';
-import { CUSTOM_SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
+import { CUSTOM_SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes';
 
 export interface TemporalServerOptions {
   cli: string;

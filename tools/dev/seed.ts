@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { apiKeyRepository } from '../db/api-key.repository';
-import { hashApiKey } from '../domain/api-keys';
-import type { Db } from '../db/knex';
-import { workspaceRepository } from '../db/workspace.repository';
+import { apiKeyRepository } from '../../src/db/api-key.repository';
+import { hashApiKey } from '../../src/domain/api-keys';
+import type { Db } from '../../src/db/knex';
+import { workspaceRepository } from '../../src/db/workspace.repository';
 
 export interface DemoAccess {
   workspaceId: string;

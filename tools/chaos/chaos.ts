@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { loadCorpus } from '../src/corpus/loader';
-import { createDb, type Db } from '../src/db/knex';
-import { workspaceRepository } from '../src/db/workspace.repository';
-import { loadStackSettings } from '../src/config';
+import { loadCorpus } from '../../src/corpus/loader';
+import { createDb, type Db } from '../../src/db/knex';
+import { workspaceRepository } from '../../src/db/workspace.repository';
+import { loadStackSettings } from '../../src/config';
 import {
   chargedPassCounts,
   checkInvariants,
@@ -11,19 +11,19 @@ import {
   waitForWebhooksDelivered,
   type InvariantResult,
   type InvariantScope,
-} from '../src/dev/chaos-invariants';
-import { waitFor } from '../src/dev/processes';
-import { stackSecretsKey, startProdStack, type Component } from '../src/dev/prod-stack';
-import { PDL_GOOD_KEY, person, startPdlFake } from '../test/fakes/pdl-fake';
-import { makeTestCert, startHttpsReceiver, type HttpsReceiver } from '../test/support/https-receiver';
-import { benchKeyHeaders, log, ROOT, runBench } from './lib';
+} from './chaos-invariants';
+import { waitFor } from '../dev/processes';
+import { stackSecretsKey, startProdStack, type Component } from '../dev/prod-stack';
+import { PDL_GOOD_KEY, person, startPdlFake } from '../../test/fakes/pdl-fake';
+import { makeTestCert, startHttpsReceiver, type HttpsReceiver } from '../../test/support/https-receiver';
+import { benchKeyHeaders, log, ROOT, runBench } from '../../bench/lib';
 
 /**
- * `npm run chaos`: fault runs on the production-like stack (src/dev/prod-stack.ts). Under a steady
+ * `npm run chaos`: fault runs on the production-like stack (tools/dev/prod-stack.ts). Under a steady
  * load of launches, expansions, shortlist edits and webhook deliveries to local HTTPS receivers,
  * each of a worker, an API process, the Temporal server and PostgreSQL in turn is killed with
  * SIGKILL, left down a few seconds and started again. After each fault the load stops, the stack
- * settles and src/dev/chaos-invariants.ts checks every promise by SQL and the receivers' records;
+ * settles and tools/chaos/chaos-invariants.ts checks every promise by SQL and the receivers' records;
  * one webhook endpoint is disabled before the second fault. The last fault, `pdl-outage`, is not
  * a process: the load launches live searches (People Data Labs, a local fake of it) and the fake
  * answers every call with a 500 while "down", so passes in flight fail for real (past their

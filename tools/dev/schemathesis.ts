@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { apiKeyRepository } from '../db/api-key.repository';
-import type { Db } from '../db/knex';
-import { workspaceRepository } from '../db/workspace.repository';
-import { createUser } from '../users/users.service';
+import { apiKeyRepository } from '../../src/db/api-key.repository';
+import type { Db } from '../../src/db/knex';
+import { workspaceRepository } from '../../src/db/workspace.repository';
+import { createUser } from '../../src/users/users.service';
 import { waitFor } from './processes';
 
 /**
@@ -17,8 +17,8 @@ import { waitFor } from './processes';
 export const SCHEMATHESIS_VERSION = '4.32.5';
 /** Schemathesis and its dependencies, each pinned. */
 const REQUIREMENTS = path.join(__dirname, 'schemathesis.requirements.txt');
-/** Where schemathesis_hooks.py lives (src/dev; the build copies nothing, fuzz runs use the sources). */
-const HOOKS_DIR = path.resolve(__dirname, '..', '..', 'src', 'dev');
+/** Where schemathesis_hooks.py lives (tools/dev; the build ships no tooling, fuzz runs use the sources). */
+const HOOKS_DIR = __dirname;
 
 type Log = (msg: string) => void;
 
@@ -183,7 +183,7 @@ export interface FuzzFigures {
  * accepted): the documents state every limit the server enforces, and the few rules OpenAPI
  * cannot state (two related values, a webhook host that must resolve to an allowed address, a job description that must
  * name a role, the search's own weights) are kept by the generated requests themselves
- * (src/dev/schemathesis_hooks.py, valid cases only).
+ * (tools/dev/schemathesis_hooks.py, valid cases only).
  */
 export const EXCLUDED_CHECKS: Record<string, string> = {
   // "A 404 right after a POST created the resource is a bug". Its stateful links feed a project

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Db } from '../db/knex';
-import { membershipRepository } from '../db/membership.repository';
-import { userRepository } from '../db/user.repository';
-import { hashPassword } from '../users/users.service';
+import type { Db } from '../../src/db/knex';
+import { membershipRepository } from '../../src/db/membership.repository';
+import { userRepository } from '../../src/db/user.repository';
+import { hashPassword } from '../../src/users/users.service';
 
 export const DEMO_EMAIL = 'demo@example.com';
 

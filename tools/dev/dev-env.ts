@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 /**
- * How `npm run dev` runs the API and the worker, apart from src/dev/dev.ts (which starts the stack
+ * How `npm run dev` runs the API and the worker, apart from tools/dev/dev.ts (which starts the stack
  * when imported) so that bench/searches.bench.ts measures exactly what a newcomer runs.
  */
 

@@ -1,5 +1,5 @@
-import { createDb } from '../db/knex';
-import { migrateLatest } from '../db/migrate';
+import { createDb } from '../../src/db/knex';
+import { migrateLatest } from '../../src/db/migrate';
 import { startEmbeddedPostgres, type PostgresHandle } from './embedded-postgres';
 import { ProcessGroup } from './processes';
 import { startTemporalDevServer, type TemporalServerHandle } from './temporal-server';

@@ -5,7 +5,7 @@ import readline from 'node:readline';
 import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
 import pg from 'pg';
-import { CUSTOM_SEARCH_ATTRIBUTES } from '../temporal/search-attributes';
+import { CUSTOM_SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes';
 import { waitFor } from './processes';
 
 /**

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { loadStackSettings } from '../config';
+import { loadStackSettings } from '../../src/config';
 import { onParentExit } from './processes';
 import { stackSecretsKey, startProdStack } from './prod-stack';
 
 /**
- * `npm run stack:prod` after the plain-Node bootstrap: the production-like stack (src/dev/prod-stack.ts)
+ * `npm run stack:prod` after the plain-Node bootstrap: the production-like stack (tools/dev/prod-stack.ts)
  * with its state in `.data/prod/`, on the load balancer port PORT (default 3000) and free private
  * ports for the rest; runs until Ctrl-C, then stops everything.
  */

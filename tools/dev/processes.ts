@@ -1,19 +1,8 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import net from 'node:net';
 import readline from 'node:readline';
 
-/** A free TCP port on 127.0.0.1, for the test stack's private ports. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A free TCP port on 127.0.0.1 (the product needs it too, so it lives in src/). */
+export { freePort } from '../../src/domain/free-port';
 
 export async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs: number, intervalMs = 250): Promise<void> {
   const deadline = Date.now() + timeoutMs;

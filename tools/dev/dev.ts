@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { devEnvFile, loadStackSettings } from '../config';
+import { devEnvFile, loadStackSettings } from '../../src/config';
 import { freePort, onParentExit, waitFor } from './processes';
 import { seedDemo } from './seed';
 import { seedDemoUser } from './seed-user';
-import { corpusSize, DEFAULT_CORPUS_SEED, DEFAULT_CORPUS_SIZE, loadBuiltinSources, loadCorpus } from '../corpus/loader';
-import { createProgressWriter, progressLine } from '../cli/progress';
+import { corpusSize, DEFAULT_CORPUS_SEED, DEFAULT_CORPUS_SIZE, loadBuiltinSources, loadCorpus } from '../../src/corpus/loader';
+import { createProgressWriter, progressLine } from '../../src/cli/progress';
 import { startInfrastructure } from './stack';
-import { createDb } from '../db/knex';
+import { createDb } from '../../src/db/knex';
 import { devEntryArgs, devProcessEnv } from './dev-env';
 
 /** `npm run dev` after the plain-Node bootstrap: the whole stack on the default ports. */
