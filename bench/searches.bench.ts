@@ -11,8 +11,8 @@ import { hashApiKey } from '../src/domain/api-keys';
 import { rateLimitRepository } from '../src/db/rate-limit.repository';
 import { workspaceRepository } from '../src/db/workspace.repository';
 import { createProgressWriter, progressLine } from '../src/cli/progress';
-import { freePort, waitFor } from '../src/dev/processes';
-import { devEntryArgs, devProcessEnv } from '../src/dev/dev-env';
+import { freePort, waitFor } from '../tools/dev/processes';
+import { devEntryArgs, devProcessEnv } from '../tools/dev/dev-env';
 import { to as copyTo } from 'pg-copy-streams';
 import type { Workspace } from '../src/db/workspace.repository';
 import { databaseProfileSource } from '../src/providers/database-profile-source';
@@ -45,7 +45,10 @@ import {
  * the same run (absolute figures swing two to three times between runs on a shared host):
  *  - corpus load (COPY) in people/s, when .data/bench lacks the corpus;
  *  - a database-only pass, read budget 200, on a 1M-person corpus: launch → complete through
- *    Temporal vs the same launch and activity code in a loop without Temporal;
+ *    Temporal vs the same launch and activity code in a loop without Temporal; for an old metro
+ *    (criteria `metro`), for a city plus radius (`places: [{name, radius_km: 40}]`: Leeds, Lyon,
+ *    Calgary, Adelaide, Porto, and Seattle, an old metro's city, as a place), and for an occupation
+ *    outside the families in those cities (`occupations: ["29-1051.00"]`), medians side by side;
  *  - GET /searches/{id}/people?limit=100 with and without profiles, 20 clients, vs a bare Koa
  *    server serving the same bytes from memory;
  *  - records.csv of a 100k-row search vs COPY … TO STDOUT WITH CSV of the query it streams, and the API
@@ -56,8 +59,8 @@ import {
  */
 
 const CORPUS = Number(process.env.BENCH_CORPUS_SIZE ?? 1_000_000);
-/** BENCH_PARTS=pass,people,dev,tracing,csv (default all) runs only some parts; without `pass` one pass still runs, for the people reads to read. */
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'pass,people,dev,tracing,csv').split(',').map((p) => p.trim()));
+/** BENCH_PARTS=pass,places,people,dev,tracing,csv (default all) runs only some parts; without `pass` one pass still runs, for the people reads to read. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? 'pass,places,people,dev,tracing,csv').split(',').map((p) => p.trim()));
 
 /** A 100k-row search made directly from the people table (bulk fixture for the CSV export). */
 async function bulkSearch(db: Db, workspaceId: string, projectId: string, rows: number): Promise<string> {
@@ -155,88 +158,168 @@ async function main(): Promise<void> {
     } else report.note(`corpus load: ${have.toLocaleString('en')} people already in .data/bench (delete it to measure the load)`);
     const env = productionEnv({ infra, apiPort });
     // The API at production's default log level (a line per request), as `npm run start:api` runs it.
-    const api = infra.group.spawn('api', process.execPath, productionArgs('api/server'), { env: { ...env, LOG_LEVEL: 'info' }, cwd: ROOT, quiet: true });
-    const worker = infra.group.spawn('worker', process.execPath, productionArgs('activities/worker'), { env, cwd: ROOT, quiet: true });
+    // BENCH_VERBOSE=1 shows their output (a 500's cause, a failed activity).
+    const quiet = !process.env.BENCH_VERBOSE;
+    const api = infra.group.spawn('api', process.execPath, productionArgs('api/server'), { env: { ...env, LOG_LEVEL: 'info' }, cwd: ROOT, quiet });
+    const worker = infra.group.spawn('worker', process.execPath, productionArgs('activities/worker'), { env, cwd: ROOT, quiet });
     const base = `http://127.0.0.1:${apiPort}/v1`;
     await waitFor('api and worker', async () => (await fetch(`${base}/health?worker=true`)).ok, 120_000, 500);
 
     const workspace = await workspaceRepository(db).create({
       name: 'Bench',
       plan: 'enterprise',
-      credits: 1000,
+      credits: 100_000,
       rate_limit_per_minute: 10_000_000,
       max_concurrent_searches: 10,
     });
     const headers = await benchKeyHeaders(db, workspace.id);
-    const project = await projectRepository(db).create(workspace.id, 'Bench project');
-    const inProcessProject = await projectRepository(db).create(workspace.id, 'Bench project (in-process)');
 
-    log('\n== database-only pass, read budget 200, 1M corpus: launch → complete, through Temporal vs in-process ==');
-    // The first pass after start pays for cold caches (Postgres buffers, the workflow sandbox);
-    // it is shown apart and the six measured passes come after it. Each metro runs both ways,
-    // one after the other, in projects of their own (a project's candidates are shared).
+    // CPU each process spends on the passes through Temporal (the in-process anchor's runs excluded).
+    const processes = { temporal: infra.temporal?.pid, worker: worker.pid, api: api.pid, postgres: infra.postgres?.pid };
+    /**
+     * One series of database-only passes, each launched through the API and Temporal and, as its
+     * anchor, run in-process (the same launch and activity code in a loop), alternating which goes
+     * first; the first pass pays for cold caches (Postgres buffers, the workflow sandbox, a new
+     * area of the people table) and is shown apart. Each series has projects of its own (a
+     * project's candidates are shared).
+     */
+    const passSeries = async (title: string, passes: { label: string; criteria: Record<string, unknown> }[]) => {
+      log(`\n== ${title} ==`);
+      const project = await projectRepository(db).create(workspace.id, `Bench project: ${title}`);
+      const inProcessProject = await projectRepository(db).create(workspace.id, `Bench project (in-process): ${title}`);
+      const passCpu = cpuTally(processes);
+      const inProcessCpu = cpuTally({ postgres: infra.postgres?.pid });
+      let inProcessBenchCpuMs = 0;
+      const times: number[] = [];
+      const inProcessTimes: number[] = [];
+      let sample = '';
+      const statements = await statementTimes(db);
+      await statements.reset();
+      for (const [i, { label, criteria }] of passes.entries()) {
+        const throughTemporal = async () => {
+          const t = performance.now();
+          const counting = passCpu.start(i > 0);
+          const res = await fetch(`${base}/projects/${project.id}/searches`, {
+            method: 'POST',
+            headers: { ...headers, 'Idempotency-Key': `bench-${randomUUID()}` },
+            body: JSON.stringify({ criteria }),
+          });
+          if (res.status !== 201 && res.status !== 200) throw new Error(`launching ${label} answered ${res.status}: ${await res.text()}`);
+          const launched = (await res.json()) as { data: { id: string } };
+          let record = { status: '', profiles_read: 0 };
+          while (record.status !== 'complete' && record.status !== 'failed') {
+            await new Promise((r) => setTimeout(r, 20));
+            record = ((await (await fetch(`${base}/searches/${launched.data.id}`, { headers })).json()) as { data: typeof record }).data;
+          }
+          counting.stop();
+          return { ms: performance.now() - t, id: launched.data.id, record };
+        };
+        const inProcess = async () => {
+          const counting = inProcessCpu.start(i > 0);
+          const cpu = process.cpuUsage();
+          const result = await inProcessPass(db, loadConfig(env), workspace, inProcessProject.id, criteria, base);
+          counting.stop();
+          const used = process.cpuUsage(cpu);
+          if (i > 0) inProcessBenchCpuMs += (used.user + used.system) / 1000;
+          return result;
+        };
+        // Whichever runs second finds the place's people in Postgres's buffers: the order alternates.
+        let ms: number, id: string, record: { status: string; profiles_read: number }, inProcessMs: number;
+        if (i % 2 === 0) {
+          ({ ms, id, record } = await throughTemporal());
+          inProcessMs = await inProcess();
+        } else {
+          inProcessMs = await inProcess();
+          ({ ms, id, record } = await throughTemporal());
+        }
+        if (i > 0) {
+          times.push(ms);
+          inProcessTimes.push(inProcessMs);
+        }
+        sample = id;
+        log(
+          `  ${label.padEnd(24)} ${record.status} in ${(ms / 1000).toFixed(2)} s (profiles_read ${record.profiles_read}); in-process ${(inProcessMs / 1000).toFixed(2)} s${i === 0 ? '  ← cold first pass, not counted' : ''}`,
+        );
+      }
+      if (times.length) {
+        log(`  CPU ms per pass through Temporal: ${passCpu.perUnit(times.length)}`);
+        log(
+          `  CPU ms per pass in-process: this process ${(inProcessBenchCpuMs / inProcessTimes.length).toFixed(1)}, ${inProcessCpu.perUnit(inProcessTimes.length)}`,
+        );
+        log('  Postgres time by statement over the series, both ways (pg_stat_statements):');
+        for (const line of await statements.top(3)) log(`    ${line}`);
+      }
+      return { times, inProcessTimes, sample };
+    };
+
+    // The same role and budget in every series; only the place (and, last, the role) changes.
+    const role = { family: 'software_engineering', skills: ['TypeScript', 'Kubernetes'], read_budget: 200, target: 200, shortlist_threshold: 100 };
     const allMetros = ['seattle', 'san-francisco-bay-area', 'new-york-city', 'london', 'berlin', 'bangalore', 'chicago'];
     const metros = PARTS.has('pass') ? allMetros : allMetros.slice(0, 1);
-    const passTimes: number[] = [];
-    // CPU each process spends on the passes through Temporal (the in-process anchor's runs excluded).
-    const passCpu = cpuTally({ temporal: infra.temporal?.pid, worker: worker.pid, api: api.pid, postgres: infra.postgres?.pid });
-    const inProcessCpu = cpuTally({ postgres: infra.postgres?.pid });
-    let inProcessBenchCpuMs = 0;
-    const inProcessTimes: number[] = [];
-    let sampleSearch = '';
-    for (const [i, metro] of metros.entries()) {
-      const criteria = { family: 'software_engineering', metro, skills: ['TypeScript', 'Kubernetes'], read_budget: 200, target: 200, shortlist_threshold: 100 };
-      const throughTemporal = async () => {
-        const t = performance.now();
-        const counting = passCpu.start(i > 0);
-        const launched = await fetch(`${base}/projects/${project.id}/searches`, {
-          method: 'POST',
-          headers: { ...headers, 'Idempotency-Key': `bench-${randomUUID()}` },
-          body: JSON.stringify({ criteria }),
-        }).then((r) => r.json() as Promise<{ data: { id: string } }>);
-        let record = { status: '', profiles_read: 0 };
-        while (record.status !== 'complete' && record.status !== 'failed') {
-          await new Promise((r) => setTimeout(r, 20));
-          record = ((await (await fetch(`${base}/searches/${launched.data.id}`, { headers })).json()) as { data: typeof record }).data;
-        }
-        counting.stop();
-        return { ms: performance.now() - t, id: launched.data.id, record };
-      };
-      const inProcess = async () => {
-        const counting = inProcessCpu.start(i > 0);
-        const cpu = process.cpuUsage();
-        const result = await inProcessPass(db, loadConfig(env), workspace, inProcessProject.id, criteria, base);
-        counting.stop();
-        const used = process.cpuUsage(cpu);
-        if (i > 0) inProcessBenchCpuMs += (used.user + used.system) / 1000;
-        return result;
-      };
-      // Whichever runs second finds the metro's people in Postgres's buffers: the order alternates.
-      let ms: number, id: string, record: { status: string; profiles_read: number }, inProcessMs: number;
-      if (i % 2 === 0) {
-        ({ ms, id, record } = await throughTemporal());
-        inProcessMs = await inProcess();
-      } else {
-        inProcessMs = await inProcess();
-        ({ ms, id, record } = await throughTemporal());
-      }
-      const status = record.status;
-      if (i > 0) {
-        passTimes.push(ms);
-        inProcessTimes.push(inProcessMs);
-      }
-      sampleSearch = id;
-      log(
-        `  ${metro.padEnd(24)} ${status} in ${(ms / 1000).toFixed(2)} s (profiles_read ${record.profiles_read}); in-process ${(inProcessMs / 1000).toFixed(2)} s${i === 0 ? '  ← cold first pass, not counted' : ''}`,
+    const metroPasses = await passSeries(
+      'database-only pass, read budget 200, 1M corpus, old metro (criteria metro): launch → complete, through Temporal vs in-process',
+      metros.map((metro) => ({ label: metro, criteria: { ...role, metro } })),
+    );
+    const sampleSearch = metroPasses.sample;
+    if (PARTS.has('pass')) reportPasses(report, metroPasses.times, metroPasses.inProcessTimes);
+    if (PARTS.has('places')) {
+      // Cities outside the 68 old metros (the role families' people live in the old metros only,
+      // so these passes walk the place tiers outward), and one old metro's city given as a place.
+      const cities = ['Manchester', 'Leeds', 'Lyon', 'Calgary', 'Adelaide', 'Porto', 'Seattle'];
+      const cityPasses = await passSeries(
+        'database-only pass, read budget 200, 1M corpus, city plus radius (criteria places: [{name, radius_km: 40}]): through Temporal vs in-process',
+        cities.map((name) => ({ label: `${name} 40 km${name === 'Seattle' ? ' (old metro)' : ''}`, criteria: { ...role, places: [{ name, radius_km: 40 }] } })),
+      );
+      // An occupation outside the families (pharmacists, O*NET 29-1051.00), whose people live worldwide.
+      const occupationPasses = await passSeries(
+        'database-only pass, read budget 200, 1M corpus, open world (occupations: ["29-1051.00"], places: [a city]): through Temporal vs in-process',
+        ['Manchester', 'Leeds', 'Lyon', 'Calgary', 'Adelaide', 'Porto', 'Seattle'].map((name) => ({
+          label: `pharmacists, ${name}`,
+          criteria: { occupations: ['29-1051.00'], places: [name], read_budget: 200, target: 200, shortlist_threshold: 100 },
+        })),
+      );
+      const med = (xs: number[]) => median(xs) / 1000;
+      // The cities outside the old metros apart from the old metro's city (the last pass).
+      const outside = { times: cityPasses.times.slice(0, -1), inProcessTimes: cityPasses.inProcessTimes.slice(0, -1) };
+      const oldMetroCity = { times: cityPasses.times.slice(-1), inProcessTimes: cityPasses.inProcessTimes.slice(-1) };
+      const line = (name: string, p: { times: number[]; inProcessTimes: number[] }) =>
+        `${name} ${med(p.times).toFixed(2)} s (in-process ${med(p.inProcessTimes).toFixed(2)} s, ${p.times.length} pass${p.times.length === 1 ? '' : 'es'})`;
+      const medians = [
+        ...(metroPasses.times.length ? [line('old metro (criteria metro)', metroPasses)] : []),
+        line('city + 40 km outside the old metros', outside),
+        line('Seattle + 40 km (an old metro as a place)', oldMetroCity),
+        line('pharmacists + city', occupationPasses),
+      ];
+      log(`\n  pass medians through Temporal, same run: ${medians.join('; ')}`);
+      report.note(`pass medians through Temporal, same run: ${medians.join('; ')}`);
+      if (metroPasses.times.length)
+        report.figure({
+          name: 'pass launch → complete, city + 40 km outside the old metros (places), median',
+          value: med(outside.times),
+          unit: 's',
+          anchor: { name: 'the old-metro passes of the same run (criteria metro), median', value: med(metroPasses.times) },
+          better: 'lower',
+        });
+      report.figure({
+        name: 'pass launch → complete, city + 40 km outside the old metros (places), median',
+        value: med(outside.times),
+        unit: 's',
+        anchor: { name: 'the same launch and activity code in a loop without Temporal', value: med(outside.inProcessTimes) },
+        better: 'lower',
+      });
+      report.target(
+        'city + radius pass median through Temporal < 1 s',
+        `${med(outside.times).toFixed(2)} s`,
+        med(outside.times) < 1,
+        'Postgres CPU per pass (above)',
+      );
+      report.target(
+        'open-world pass (pharmacists + city) median through Temporal < 1 s',
+        `${med(occupationPasses.times).toFixed(2)} s`,
+        med(occupationPasses.times) < 1,
       );
     }
-    if (PARTS.has('pass')) {
-      log(`  CPU ms per pass through Temporal: ${passCpu.perUnit(passTimes.length)}`);
-      log(
-        `  CPU ms per pass in-process: this process ${(inProcessBenchCpuMs / inProcessTimes.length).toFixed(1)}, ${inProcessCpu.perUnit(inProcessTimes.length)}`,
-      );
-      reportPasses(report, passTimes, inProcessTimes);
-    }
+    report.note(`worker process peak RSS after the passes: ${peakRssMb(worker.pid!).toFixed(0)} MB`);
 
     // People reads against a bare Koa server holding the same bytes, alternating (ABAB) so drift
     // on the shared machine hits both alike.
@@ -456,7 +539,7 @@ function reportPasses(report: ReturnType<typeof anchorReport>, passTimes: number
 /**
  * `npm run dev` beside production on the same machine, and what request logging costs: fresh API
  * processes for production at its default log level (a line per request), production with request
- * lines off (LOG_LEVEL=warn), and the API exactly as `npm run dev` runs it (src/dev/dev-env.ts: the
+ * lines off (LOG_LEVEL=warn), and the API exactly as `npm run dev` runs it (tools/dev/dev-env.ts: the
  * TypeScript source through tsx, NODE_ENV=development, the web app through Vite, every request
  * traced into Zipkin, here the bench's), and production traced the same way (as docker compose and
  * `npm run stack:prod` run it), each taking 20 clients for 8 s in ABCD DCBA order.
