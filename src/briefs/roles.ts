@@ -12,7 +12,7 @@
  */
 import { ROLE_FAMILIES, SENIORITY_YEARS, findFamily } from '../reference/taxonomy';
 import { NO_FAMILY, ROLE_PHRASES, SKILL_TITLE_HINTS } from '../reference/role-vocabulary';
-import { familyTitleOccupation, occupations } from '../reference/occupations';
+import { familyTitleOccupation, occupations, ownTitles } from '../reference/occupations';
 import { SENIORITIES, type Seniority } from '../domain/profile';
 import { departmentWords, titleSimilarity, words } from '../ranking/title-match';
 import { SpanClaims } from './span-claims';
@@ -327,6 +327,8 @@ function outsideReading(
     const title = titleAsWritten(m, codes[0]);
     if (!titles.some((t) => t.toLowerCase() === title.toLowerCase())) titles.push(title);
   }
+  // The occupation's own title too: an "ECE" is found as a "Preschool Teacher".
+  for (const title of codes.length ? ownTitles(codes[0]) : []) if (!titles.some((t) => t.toLowerCase() === title.toLowerCase())) titles.push(title);
   const result: RoleReadingResult = { ...base, occupations: { codes, confidence } };
   if (titles.length) result.titles = { titles: titles.slice(0, MAX_EXTRACTED_TITLES), confidence };
   const seniority = readSeniority(text, leading, years);

@@ -131,6 +131,25 @@ export function searchPeopleRepository(db: Db) {
         .select('sp.candidate_id');
       return rows.map((r) => r.candidate_id);
     },
+    /**
+     * The people behind candidate ids of a workspace, with the latest profile any of its searches
+     * read (null when none was read): the examples of a lookalike search.
+     */
+    async examples(workspaceId: string, candidateIds: string[]): Promise<{ candidate_id: string; person_id: string; profile: PersonProfile | null }[]> {
+      if (candidateIds.length === 0) return [];
+      const rows: { candidate_id: string; person_id: string; profile: PersonProfile | null }[] = await db('candidates as c')
+        .join('projects as p', 'p.id', 'c.project_id')
+        .where('p.workspace_id', workspaceId)
+        .whereIn('c.id', candidateIds)
+        .select(
+          'c.id as candidate_id',
+          'c.person_id',
+          db.raw(
+            `(select sp.profile from search_people sp where sp.candidate_id = c.id and sp.profile is not null order by sp.read_at desc nulls last limit 1) as profile`,
+          ),
+        );
+      return rows;
+    },
     /** Which of these candidate ids the project's searches scored. */
     async scoredInProject(projectId: string, candidateIds: string[]): Promise<string[]> {
       if (candidateIds.length === 0) return [];

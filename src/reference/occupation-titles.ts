@@ -9,7 +9,7 @@
  */
 import recruiterTermData from './data/occupations/recruiter-terms.json';
 import { words } from '../ranking/title-match';
-import { occupations } from './occupations';
+import { occupations, singularWord, titlesOfOccupationTitle } from './occupations';
 import { trigramIndex, type Nearest, type TrigramIndex } from './trigram-index';
 
 export interface OccupationPhrase {
@@ -34,14 +34,9 @@ export interface OccupationVocabulary {
 
 const SOURCE_WEIGHT = { own: 3, reported: 2, alternate: 1, short: 1 } as const;
 const RECRUITER_TERMS: Record<string, string> = recruiterTermData.terms;
+/** How much likelier an occupation is when its own title holds the listed title's head noun. */
+const HEAD_NOUN_BOOST = 2;
 
-/** "Chefs" → "Chef", "Attorneys" → "Attorney", "Boss" stays. */
-function singularWord(word: string): string {
-  if (/[^s]ies$/i.test(word)) return `${word.slice(0, -3)}y`;
-  if (/(?:ss|us|is)$/i.test(word)) return word;
-  if (/(?:ches|shes|xes)$/i.test(word)) return word.slice(0, -2);
-  return /s$/i.test(word) ? word.slice(0, -1) : word;
-}
 
 /**
  * The readable forms of one listed title: "CNA (Certified Nursing Assistant)" → "CNA" and
@@ -60,12 +55,8 @@ function formsOf(title: string, own: boolean): string[] {
   // "Pharmacy Director" is also written "Director of Pharmacy".
   const headed = /^(.+?)\s+(Director|Manager|Supervisor|Coordinator|Head|Chief)$/.exec(outer);
   if (headed && !headed[1].includes(',')) out.add(`${headed[2]} of ${headed[1]}`);
-  if (own) {
-    // Own titles are plural: "Pharmacists", "Chefs and Head Cooks" (both halves plural), not "Heavy and Tractor-Trailer Truck Drivers".
-    const parts = outer.includes(',') ? [] : outer.split(/\s+and\s+/);
-    if (parts.length === 2 && parts.every((p) => /s$/.test(p))) for (const p of parts) out.add(p.replace(/\S+$/, singularWord));
-    else if (!outer.includes(',')) out.add(outer.replace(/\S+$/, singularWord));
-  }
+  // Own titles are plural and qualified: "Pharmacists", "Chefs and Head Cooks", "Preschool Teachers, Except Special Education".
+  if (own) for (const t of titlesOfOccupationTitle(title)) out.add(t);
   return [...out];
 }
 
@@ -99,7 +90,14 @@ export function occupationVocabulary(): OccupationVocabulary {
   const byKey = new Map<string, OccupationPhrase>();
   const byExact = new Map<string, OccupationPhrase>();
   const employment = (code: string) => index.byCode(code)?.employment ?? 0;
+  // Of several occupations listing a title, the one whose own title holds the title's head noun is
+  // likelier ("pipe welder": Welders, Cutters, Solderers before Plumbers, Pipefitters).
+  const ownTitleWords = new Map(index.all.map((o) => [o.code, new Set(words(o.title).map(singularWord))]));
   for (const [mapKey, e] of weighted) {
+    if (e.codes.size > 1) {
+      const head = singularWord(words(e.phrase).at(-1) ?? '');
+      for (const [code, w] of e.codes) if (ownTitleWords.get(code)?.has(head)) e.codes.set(code, w * HEAD_NOUN_BOOST);
+    }
     const total = [...e.codes.values()].reduce((a, b) => a + b, 0);
     const codes = [...e.codes]
       .sort((a, b) => b[1] - a[1] || employment(b[0]) - employment(a[0]) || a[0].localeCompare(b[0]))

@@ -133,6 +133,38 @@ function build(): OccupationIndex {
 
 const FAMILY_TITLES: Record<string, Record<string, string>> = familyTitleData.titles;
 
+/** "Chefs" → "Chef", "Attorneys" → "Attorney", "Boss" stays. */
+export function singularWord(word: string): string {
+  if (/[^s]ies$/i.test(word)) return `${word.slice(0, -3)}y`;
+  if (/(?:ss|us|is)$/i.test(word)) return word;
+  if (/(?:ches|shes|xes)$/i.test(word)) return word.slice(0, -2);
+  return /s$/i.test(word) ? word.slice(0, -1) : word;
+}
+
+/**
+ * An occupation's own title as job titles: "Preschool Teachers, Except Special Education" →
+ * "Preschool Teacher"; "Chefs and Head Cooks" → "Chef", "Head Cook"; none for "…, All Other" or
+ * "Veterinary Technologists and Technicians".
+ */
+export function ownTitles(code: string): string[] {
+  return titlesOfOccupationTitle(occupations().byCode(code)?.title ?? '');
+}
+
+/** The job titles an O*NET occupation title stands for (see ownTitles). */
+export function titlesOfOccupationTitle(title: string): string[] {
+  if (title === '' || /all other/i.test(title)) return [];
+  // Only a qualifier may follow a comma ("…, Except Special Education"); a list ("Computer,
+  // Automated Teller, and Office Machine Repairers") is no title.
+  const qualified = /^(.*?),\s*(?:except|including|postsecondary|all)\b/i.exec(title);
+  if (!qualified && title.includes(',')) return [];
+  const main = (qualified ? qualified[1] : title).trim();
+  const parts = main.split(/\s+and\s+/);
+  if (parts.length === 1) return [main.replace(/\S+$/, singularWord)];
+  // "Chefs and Head Cooks" are two titles; "Veterinary Technologists and Technicians" share
+  // their first word, and "Technician" alone would name every technician: none then.
+  return parts.length === 2 && !parts[0].includes(' ') && parts.every((p) => /s$/.test(p)) ? parts.map((p) => p.replace(/\S+$/, singularWord)) : [];
+}
+
 /**
  * The occupation of a role family's base title, by the reviewed table
  * (data/occupations/family-titles.json): "Backend Engineer" of software_engineering → 15-1252.00.
