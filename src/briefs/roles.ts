@@ -12,7 +12,7 @@
  */
 import { ROLE_FAMILIES, SENIORITY_YEARS, findFamily } from '../reference/taxonomy';
 import { NO_FAMILY, ROLE_PHRASES, SKILL_TITLE_HINTS } from '../reference/role-vocabulary';
-import { familyTitleOccupation, occupations, ownTitles } from '../reference/occupations';
+import { familyTitleOccupation, occupations, ownTitles, singularWord } from '../reference/occupations';
 import { SENIORITIES, type Seniority } from '../domain/profile';
 import { departmentWords, titleSimilarity, words } from '../ranking/title-match';
 import { SpanClaims } from './span-claims';
@@ -298,8 +298,12 @@ function expansionOf(abbreviation: string, code: string): string | undefined {
 /** A title as the search should look for it: as written without its level words, in title case; an abbreviation spelt out. */
 function titleAsWritten(m: RoleMention, code: string | undefined): string {
   const p = phraseFor(m, NO_FAMILY)!;
-  if (p.exact && code) return expansionOf(m.written, code) ?? m.written;
-  const cleaned = m.written.replace(/\s+/g, ' ').trim();
+  if (p.exact && code) return expansionOf(m.written.replace(/s$/, ''), code) ?? m.written;
+  // One person's title: "Pipe Welders" → "Pipe Welder", "CNAs" → "CNA".
+  const cleaned = m.written
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/\S+$/, (last) => (/^[A-Z]{2,}s$/.test(last) ? last.slice(0, -1) : singularWord(last)));
   return cleaned === cleaned.toLowerCase() ? cleaned.replace(/(^|[\s-])(\p{L})/gu, (_, sep: string, c: string) => sep + c.toUpperCase()) : cleaned;
 }
 
