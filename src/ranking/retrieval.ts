@@ -44,7 +44,7 @@ export function rankedQuery(criteria: ResolvedCriteria, weights?: Partial<Scorin
   const seniorities = criteria.seniority ?? [];
   const near = SENIORITIES.filter((s, i) => !seniorities.includes(s) && seniorities.some((w) => Math.abs(SENIORITIES.indexOf(w) - i) === 1));
   const years = criteria.years_experience ?? {};
-  const w = effectiveWeights(weights);
+  const w = effectiveWeights(weights, criteria);
   return {
     // A signal the search does not use weighs nothing, as in the scorer.
     weights: Object.fromEntries(SIGNALS.map((s) => [s.name, s.applies(criteria) ? w[s.name] : 0])) as ScoringWeights,

@@ -12,7 +12,7 @@
  */
 import type { ResolvedCriteria } from '../domain/criteria';
 import type { PersonProfile } from '../domain/profile';
-import { DEFAULT_WEIGHTS, experienceOf, SIGNALS, type ScoringWeights, type SignalName } from './signals';
+import { defaultWeightsFor, experienceOf, SIGNALS, type ScoringWeights, type SignalName } from './signals';
 
 export { DEFAULT_WEIGHTS, YEARS_DECAY, type ScoringWeights } from './signals';
 export type CriterionName = SignalName;
@@ -42,9 +42,9 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 /** Rounds after trimming float noise, so e.g. 79.99999999 and 80.00000001 both give 80. */
 const roundInt = (n: number) => Math.round(Math.round(n * 1e6) / 1e6);
 
-/** The search's weights over the defaults; anything but a positive number counts as 0. */
-export function effectiveWeights(weights: Partial<ScoringWeights> | null | undefined): ScoringWeights {
-  const out = { ...DEFAULT_WEIGHTS };
+/** The search's weights over the defaults for its criteria; anything but a positive number counts as 0. */
+export function effectiveWeights(weights: Partial<ScoringWeights> | null | undefined, criteria?: ResolvedCriteria): ScoringWeights {
+  const out = { ...defaultWeightsFor(criteria) };
   for (const s of SIGNALS) {
     const w = weights?.[s.name];
     if (w !== undefined) out[s.name] = typeof w === 'number' && Number.isFinite(w) && w > 0 ? w : 0;
@@ -53,7 +53,7 @@ export function effectiveWeights(weights: Partial<ScoringWeights> | null | undef
 }
 
 export function scoreProfile(profile: PersonProfile, criteria: ResolvedCriteria, weights?: Partial<ScoringWeights> | null): ScoreResult {
-  const w = effectiveWeights(weights);
+  const w = effectiveWeights(weights, criteria);
   const personSkills = new Set((Array.isArray(profile.skills) ? profile.skills : []).map((s) => lower(str(s))));
   const mustHaveMissing = (criteria.must_have_skills ?? []).filter((s) => !personSkills.has(lower(s)));
   const company = lower(str(profile.company) || (experienceOf(profile)[0]?.company ?? ''));

@@ -304,3 +304,14 @@ export type ScoringWeights = Record<SignalName, number>;
 export const SIGNAL_NAMES: readonly SignalName[] = SIGNALS.map((s) => s.name);
 export const DEFAULT_WEIGHTS: Readonly<ScoringWeights> = Object.freeze(Object.fromEntries(SIGNALS.map((s) => [s.name, s.defaultWeight])) as ScoringWeights);
 export const signalNamed = (name: SignalName): Signal => SIGNALS.find((s) => s.name === name)!;
+
+/**
+ * A role outside every family is written many ways ("ECE", "Early childhood educator", "Preschool
+ * Teacher"): its occupation says more than the words of a title, and where people are weighs as
+ * much. Its defaults move weight from the title to the occupation and the place.
+ */
+export const OUTSIDE_FAMILY_WEIGHTS: Readonly<ScoringWeights> = Object.freeze({ ...DEFAULT_WEIGHTS, title: 40, occupation: 30, location: 30 });
+
+/** The default weights for a search's criteria: outside the families when it has occupations and no family. */
+export const defaultWeightsFor = (c: Pick<ResolvedCriteria, 'occupations' | 'family'> | undefined): Readonly<ScoringWeights> =>
+  c && !c.family && (c.occupations?.length ?? 0) > 0 ? OUTSIDE_FAMILY_WEIGHTS : DEFAULT_WEIGHTS;

@@ -5,8 +5,8 @@ import { searchRepository, type SearchRow } from '../db/search.repository';
 import { shortlistRepository } from '../db/shortlist.repository';
 import { parseCriteria, type ResolvedCriteria } from '../domain/criteria';
 import { AppError } from '../domain/errors';
-import { DEFAULT_WEIGHTS, scoreProfile, type ScoringWeights } from '../ranking/scoring';
-import { SIGNAL_NAMES } from '../ranking/signals';
+import { scoreProfile, type ScoringWeights } from '../ranking/scoring';
+import { defaultWeightsFor, SIGNAL_NAMES } from '../ranking/signals';
 import { scoringChangeBody, type ScoringChangeBody } from './searches.schemas';
 import { shortlistSnapshot, writeShortlistChanged, type ShortlistKind, type ShortlistSource } from '../shortlist/shortlist.service';
 
@@ -43,7 +43,7 @@ export function resolveScoringChange(search: SearchRow, body: ScoringChangeBody)
 
   const moved = NEEDS_NEW_SEARCH.filter((k) => k in patch && !same(patch[k], (search.criteria as Record<string, unknown>)[k]));
   if (moved.length) throw new AppError('needs_new_search', 400, `Changing ${moved.join(', ')} changes who is found: launch a new search`, { fields: moved });
-  const mergedWeights: ScoringWeights = { ...DEFAULT_WEIGHTS, ...(search.scoring_weights ?? {}), ...weights };
+  const mergedWeights: ScoringWeights = { ...defaultWeightsFor(search.criteria), ...(search.scoring_weights ?? {}), ...weights };
   if (SIGNAL_NAMES.every((k) => mergedWeights[k] === 0)) throw new AppError('invalid_request', 400, 'At least one weight must be above 0');
 
   const merged: Record<string, unknown> = { ...search.criteria };
