@@ -118,8 +118,12 @@ export function locationSql(q: PlaceQuery): { sql: string; bindings: Record<stri
     bindings[`locLat${i}`] = c.lat;
     bindings[`locLon${i}`] = c.lon;
     bindings[`locR${i}`] = c.radiusKm;
+    bindings[`locCells${i}`] = cellsAround(c.lat, c.lon, 2 * c.radiusKm);
     const d = sqlDistanceKm(`:locLat${i}::float8`, `:locLon${i}::float8`);
-    terms.push(`coalesce(greatest(0, least(1, (2 * :locR${i}::float8 - ${d}) / :locR${i}::float8)), 0)`);
+    // Only rows in the cells within twice the radius can score: the distance is computed for them alone.
+    terms.push(
+      `(case when geo_cell = any(:locCells${i}::int[]) then coalesce(greatest(0, least(1, (2 * :locR${i}::float8 - ${d}) / :locR${i}::float8)), 0) else 0 end)`,
+    );
   });
   if (q.countries.length) {
     bindings.locCountries = q.countries;

@@ -292,8 +292,9 @@ export const SIGNALS = [
     },
     retrieval: {
       sql: (q) => ({
-        sql: `least(1, (select count(*) from unnest(skills) s where lower(s) = any(:skillsWanted::text[]))::float / greatest(1, :skillsCount::int))`,
-        bindings: { skillsWanted: q.skills.map(lower), skillsCount: q.skills.length },
+        // The array overlap (any case the corpus writes) settles most rows before the count.
+        sql: `(case when skills && :skillsOverlap::text[] then least(1, (select count(*) from unnest(skills) s where lower(s) = any(:skillsWanted::text[]))::float / greatest(1, :skillsCount::int)) else 0 end)`,
+        bindings: { skillsWanted: q.skills.map(lower), skillsCount: q.skills.length, skillsOverlap: [...new Set([...q.skills, ...q.skills.map(lower)])] },
       }),
     },
   },
