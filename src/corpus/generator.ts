@@ -20,10 +20,12 @@ import { SENIORITIES, SENIORITY_YEARS, detectSeniority } from '../reference/taxo
  * Which generator this is: a corpus loaded by another version is replaced, not topped up
  * (src/corpus/loader.ts). Change it whenever the same (seed, index) gives another person.
  */
-export const GENERATOR_VERSION = '2026-11-27.open-world.2';
+export const GENERATOR_VERSION = '2026-11-27.open-world.3';
 
 export interface PersonGenerator {
   person(index: number): PersonProfile;
+  /** Person i's role family ('' outside the families) without generating the rest: the loader's order. */
+  familyOf(index: number): string;
 }
 
 /** Whether person i is of the role families (the rest hold occupations outside them). */
@@ -340,5 +342,12 @@ export function createPersonGenerator(seed: number): PersonGenerator {
     };
   }
 
-  return { person };
+  function familyOf(index: number): string {
+    if (!isFamilyPerson(index)) return '';
+    rng.reseed(seed32, index);
+    // The same first draw as person(index) makes.
+    return roles.families[rng.weighted(roles.familyCum)].family;
+  }
+
+  return { person, familyOf };
 }

@@ -77,18 +77,21 @@ export async function loadCorpus(
   let inserted = 0;
   const report = (loaded: number) =>
     opts.onProgress?.({ loaded, total: opts.size, perSecond: Math.round(loaded / Math.max(0.001, (Date.now() - started) / 1000)) });
+  // People are written grouped by role family: a search of a family (and its neighbours) reads
+  // contiguous pages of the table instead of all of them.
+  const order = familyOrder(generator, before, opts.size);
   await bulk.load({ rebuildIndexes }, async (loader) => {
     let copying: Promise<void> = Promise.resolve();
-    for (let from = 0; from < opts.size; from += CHUNK) {
-      const to = Math.min(opts.size, from + CHUNK);
-      const chunk = await generateChunk(generator, from, to);
+    for (let from = 0; from < order.length; from += CHUNK) {
+      const to = Math.min(order.length, from + CHUNK);
+      const chunk = await generateChunk(generator, order.subarray(from, to));
       await copying;
       const have = before > 0 ? await loader.existing(chunk.ids) : new Set<string>();
       const keep = (_: string, i: number) => !have.has(chunk.ids[i]);
       const [people, profiles] = [chunk.people.filter(keep), chunk.profiles.filter(keep)];
       copying = loader.copy(people, profiles).then(() => {
         inserted += people.length;
-        report(to);
+        report(before + to);
       });
       // Awaited on the next turn; until then a failure must not count as unhandled.
       copying.catch(() => undefined);
@@ -139,17 +142,35 @@ export async function loadCompanies(db: Db): Promise<number> {
   return inserted;
 }
 
-/** People from..to-1 as COPY lines, yielding to the event loop now and then so the running COPY keeps streaming. */
-async function generateChunk(generator: PersonGenerator, from: number, to: number) {
+/**
+ * The indices from..size-1 in load order: by role family (outside the families last), then index.
+ * Indices below `from` are loaded already (a larger corpus adds the rest after them).
+ */
+function familyOrder(generator: PersonGenerator, from: number, size: number): Int32Array {
+  const n = Math.max(0, size - from);
+  const rank = new Map<string, number>();
+  const ranks = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    const family = generator.familyOf(from + k);
+    let r = rank.get(family);
+    if (r === undefined) rank.set(family, (r = family === '' ? 1_000_000 : rank.size));
+    ranks[k] = r;
+  }
+  const order = Int32Array.from({ length: n }, (_, k) => from + k);
+  return order.sort((a, b) => ranks[a - from] - ranks[b - from] || a - b);
+}
+
+/** The people of these indices as COPY lines, yielding to the event loop now and then so the running COPY keeps streaming. */
+async function generateChunk(generator: PersonGenerator, indices: Int32Array) {
   const ids: string[] = [];
   const people: string[] = [];
   const profiles: string[] = [];
-  for (let i = from; i < to; i++) {
-    const p = generator.person(i);
+  for (let k = 0; k < indices.length; k++) {
+    const p = generator.person(indices[k]);
     ids.push(p.id);
     people.push(peopleCopyLine(personRow(p)));
     profiles.push(profileCopyLine(p.id, JSON.stringify(p)));
-    if ((i - from) % 500 === 499) await new Promise((r) => setImmediate(r));
+    if (k % 500 === 499) await new Promise((r) => setImmediate(r));
   }
   return { ids, people, profiles };
 }

@@ -235,6 +235,11 @@ describe('person generator', () => {
     expect(g.person(42).id).toBe('p0000042');
   });
 
+  it("tells a person's family without generating the person (the loader's order)", () => {
+    const g = createPersonGenerator(7);
+    for (let i = 0; i < 500; i++) expect(g.familyOf(i)).toBe(g.person(i).family);
+  });
+
   it('rejects invalid indices', () => {
     const g = createPersonGenerator(1);
     expect(() => g.person(-1)).toThrow(RangeError);
