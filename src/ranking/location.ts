@@ -66,6 +66,15 @@ const CELLS_PER_ROW = 360 / CELL_DEGREES;
 export const geoCell = (lat: number, lon: number) =>
   Math.floor((lat + 90) / CELL_DEGREES) * CELLS_PER_ROW + Math.floor(((((lon + 180) % 360) + 360) % 360) / CELL_DEGREES);
 
+/** A latitude/longitude box holding every point within `km` of a point (the whole longitude range near a pole or across the antimeridian). */
+export function boundingBox(lat: number, lon: number, km: number): { minLat: number; maxLat: number; minLon: number; maxLon: number } {
+  const dLat = km / 111.19;
+  const cos = Math.cos((Math.min(89, Math.abs(lat) + dLat) * Math.PI) / 180);
+  const dLon = km / (111.32 * Math.max(0.01, cos));
+  if (lon - dLon < -180 || lon + dLon > 180 || dLon >= 180) return { minLat: lat - dLat, maxLat: lat + dLat, minLon: -180, maxLon: 180 };
+  return { minLat: lat - dLat, maxLat: lat + dLat, minLon: lon - dLon, maxLon: lon + dLon };
+}
+
 /** Every cell within `km` of a point (a bounding box of cells; the distance itself is computed per row). */
 export function cellsAround(lat: number, lon: number, km: number): number[] {
   const dLat = km / 111.2;
@@ -118,12 +127,12 @@ export function locationSql(q: PlaceQuery): { sql: string; bindings: Record<stri
     bindings[`locLat${i}`] = c.lat;
     bindings[`locLon${i}`] = c.lon;
     bindings[`locR${i}`] = c.radiusKm;
-    bindings[`locCells${i}`] = cellsAround(c.lat, c.lon, 2 * c.radiusKm);
+    const box = boundingBox(c.lat, c.lon, 2 * c.radiusKm);
+    Object.assign(bindings, { [`locMinLat${i}`]: box.minLat, [`locMaxLat${i}`]: box.maxLat, [`locMinLon${i}`]: box.minLon, [`locMaxLon${i}`]: box.maxLon });
     const d = sqlDistanceKm(`:locLat${i}::float8`, `:locLon${i}::float8`);
-    // Only rows in the cells within twice the radius can score: the distance is computed for them alone.
-    terms.push(
-      `(case when geo_cell = any(:locCells${i}::int[]) then coalesce(greatest(0, least(1, (2 * :locR${i}::float8 - ${d}) / :locR${i}::float8)), 0) else 0 end)`,
-    );
+    // Only rows inside the box around twice the radius can score: the distance is computed for them alone.
+    const inBox = `lat between :locMinLat${i}::float8 and :locMaxLat${i}::float8 and lon between :locMinLon${i}::float8 and :locMaxLon${i}::float8`;
+    terms.push(`(case when ${inBox} then coalesce(greatest(0, least(1, (2 * :locR${i}::float8 - ${d}) / :locR${i}::float8)), 0) else 0 end)`);
   });
   if (q.countries.length) {
     bindings.locCountries = q.countries;
