@@ -31,41 +31,51 @@ function trigrams(text: string): Map<string, number> {
 }
 
 export function trigramIndex(keys: readonly string[]): TrigramIndex {
-  const grams = keys.map(trigrams);
+  // Postings in one compressed layout (per trigram a range of docs and weights), built in two
+  // passes so no per-key map or per-trigram list is kept: 50,000 titles take a few megabytes.
   const df = new Map<string, number>();
-  for (const g of grams) for (const t of g.keys()) df.set(t, (df.get(t) ?? 0) + 1);
-  const idf = new Map<string, number>();
-  for (const [t, n] of df) idf.set(t, Math.log(1 + keys.length / n));
-  const maxIdf = Math.log(1 + keys.length);
-  // Postings as parallel typed arrays: a title list of 60,000 keys stays a few megabytes.
-  const lists = new Map<string, { docs: number[]; weights: number[] }>();
-  grams.forEach((g, doc) => {
-    const weighted = [...g].map(([t, tf]) => [t, tf * idf.get(t)!] as const);
-    const norm = Math.sqrt(weighted.reduce((s, [, w]) => s + w * w, 0));
-    for (const [t, w] of weighted) {
-      let list = lists.get(t);
-      if (!list) lists.set(t, (list = { docs: [], weights: [] }));
-      list.docs.push(doc);
-      list.weights.push(w / norm);
+  let total = 0;
+  for (const key of keys) {
+    for (const t of trigrams(key).keys()) df.set(t, (df.get(t) ?? 0) + 1);
+  }
+  const ids = new Map<string, number>();
+  const idf = new Float64Array(df.size);
+  const offsets = new Int32Array(df.size + 1);
+  for (const [t, n] of df) {
+    const id = ids.size;
+    ids.set(t, id);
+    idf[id] = Math.log(1 + keys.length / n);
+    offsets[id + 1] = offsets[id] + n;
+    total += n;
+  }
+  const docs = new Int32Array(total);
+  const weights = new Float32Array(total);
+  const cursor = offsets.slice(0, df.size);
+  keys.forEach((key, doc) => {
+    const grams = [...trigrams(key)].map(([t, tf]) => [ids.get(t)!, tf * idf[ids.get(t)!]] as const);
+    const norm = Math.sqrt(grams.reduce((sum, [, w]) => sum + w * w, 0));
+    for (const [id, w] of grams) {
+      docs[cursor[id]] = doc;
+      weights[cursor[id]] = w / norm;
+      cursor[id]++;
     }
   });
+  const maxIdf = Math.log(1 + keys.length);
   const scores = new Float64Array(keys.length);
-  const postings = new Map([...lists].map(([t, l]) => [t, { docs: Int32Array.from(l.docs), weights: Float32Array.from(l.weights) }]));
   return {
     nearest(key, limit) {
       if (key === '') return [];
-      const weighted = [...trigrams(key)].map(([t, tf]) => [t, tf * (idf.get(t) ?? maxIdf)] as const);
+      const weighted = [...trigrams(key)].map(([t, tf]) => [ids.get(t), tf * (ids.has(t) ? idf[ids.get(t)!] : maxIdf)] as const);
       const norm = Math.sqrt(weighted.reduce((s, [, w]) => s + w * w, 0));
       // Dense accumulators reused across queries; only the touched entries are read and reset.
       const touched: number[] = [];
-      for (const [t, w] of weighted) {
-        const p = postings.get(t);
-        if (!p) continue;
+      for (const [id, w] of weighted) {
+        if (id === undefined) continue;
         const q = w / norm;
-        for (let i = 0; i < p.docs.length; i++) {
-          const doc = p.docs[i];
+        for (let i = offsets[id]; i < offsets[id + 1]; i++) {
+          const doc = docs[i];
           if (scores[doc] === 0) touched.push(doc);
-          scores[doc] += q * p.weights[i];
+          scores[doc] += q * weights[i];
         }
       }
       const best: Nearest[] = [];
