@@ -37,7 +37,6 @@ const RECRUITER_TERMS: Record<string, string> = recruiterTermData.terms;
 /** How much likelier an occupation is when its own title holds the listed title's head noun. */
 const HEAD_NOUN_BOOST = 2;
 
-
 /**
  * The readable forms of one listed title: "CNA (Certified Nursing Assistant)" → "CNA" and
  * "Certified Nursing Assistant"; "Assistant, Dental" → also "Dental Assistant"; an occupation's own
