@@ -1,8 +1,10 @@
 import { billingActivities } from './billing.activities';
+import { calibrationActivities } from './calibration.activities';
 import type { ActivityDeps } from './deps';
 import { healthProbeActivities } from './health-probe.activities';
 import { searchActivities } from './search.activities';
 import { webhookActivities } from './webhook.activities';
+import { monitorActivities } from './monitor.activities';
 import { instrumentActivities } from './worker-metrics';
 
 /** Every activity the worker registers, built from its dependencies; each attempt is counted. */
@@ -13,6 +15,8 @@ export function createActivities(deps: ActivityDeps) {
       ...searchActivities(deps),
       ...webhookActivities(deps),
       ...billingActivities(deps),
+      ...calibrationActivities(deps),
+      ...monitorActivities(deps),
     },
     deps.metrics,
   );

@@ -112,6 +112,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Projects: 'Projects group searches and one shortlist',
   Searches: 'Launch searches and read their people and records',
   Scoring: 'Re-score a search without searching again',
+  Feedback: 'Rate people of a search; the search learns from the ratings (calibration)',
+  Monitors: 'Re-run a search on a cadence and hear about the new people it finds',
   Shortlist: "A project's shortlist and its share link",
   Reference: 'Allowed criteria values',
   Webhooks: 'Signed event deliveries to your endpoints',

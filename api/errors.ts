@@ -25,6 +25,7 @@ export const ERROR_STATUS = {
   delivery_not_found: 404,
   profile_not_found: 404,
   company_not_found: 404,
+  monitor_not_found: 404,
   idempotency_key_reused: 409,
   search_running: 409,
   search_not_finished: 409,
@@ -32,6 +33,8 @@ export const ERROR_STATUS = {
   expansion_limit: 409,
   webhook_limit_reached: 409,
   webhook_disabled: 409,
+  monitor_exists: 409,
+  monitor_limit_reached: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   provider_unavailable: 424,
@@ -56,6 +59,7 @@ export const PATH_RESOURCES: Record<string, { code: ErrorCode; what: string }> =
   deliveryId: { code: 'delivery_not_found', what: 'Delivery' },
   profileId: { code: 'profile_not_found', what: 'Profile' },
   companyId: { code: 'company_not_found', what: 'Company' },
+  monitorId: { code: 'monitor_not_found', what: 'Monitor' },
 };
 
 /**

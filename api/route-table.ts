@@ -2,7 +2,9 @@ import type { RouteDef } from './route-def';
 import { billingRoutes } from './routes/billing.routes';
 import { catalogRoutes } from './routes/catalog.routes';
 import { dataRoutes } from './routes/data.routes';
+import { feedbackRoutes } from './routes/feedback.routes';
 import { healthRoutes } from './routes/health.routes';
+import { monitorRoutes } from './routes/monitors.routes';
 import { projectRoutes } from './routes/projects.routes';
 import { referenceRoutes } from './routes/reference.routes';
 import { searchPassRoutes } from './routes/search-passes.routes';
@@ -18,6 +20,8 @@ export const routeTable: readonly RouteDef[] = [
   ...projectRoutes,
   ...searchRoutes,
   ...searchPassRoutes,
+  ...feedbackRoutes,
+  ...monitorRoutes,
   ...shortlistRoutes,
   ...referenceRoutes,
   ...webhookRoutes,

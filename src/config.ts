@@ -81,6 +81,10 @@ const envSchema = z
     PROVIDER_CIRCUIT_FAILURES: z.coerce.number().int().min(1).default(5),
     PROVIDER_CIRCUIT_OPEN_MS: z.coerce.number().int().min(1).default(60_000),
     SWEEP_SCHEDULES_ON_START: z.enum(['true', 'false']).default('true'),
+    // Seconds without a new rating before a search learns from its ratings (DESIGN.md §13); tests shorten it.
+    CALIBRATION_QUIET_SECONDS: z.coerce.number().min(0).max(3600).default(2),
+    // Tests and demos only: every monitor cadence (hour, day, week) becomes this many seconds.
+    MONITOR_EVERY_SECONDS: z.coerce.number().int().min(1).max(604_800).optional(),
     UNAUTHENTICATED_RATE_LIMIT: z.coerce.number().int().min(1).default(120),
     // Failed session sign-ins per 15 minutes per client address and across all accounts (password spraying).
     SIGN_IN_IP_MAX_FAILURES: z.coerce.number().int().min(1).default(50),
@@ -163,6 +167,10 @@ export interface Config {
   providerCircuit: { failures: number; openMs: number };
   /** The worker process ensures the sweep Schedules of its task queue at start (outbox, stranded passes). */
   sweepSchedulesOnStart: boolean;
+  /** Calibration waits this long after a search's last rating before it learns (src/searches/calibration.service.ts). */
+  calibration: { quietSeconds: number };
+  /** Set (tests and demos): every monitor runs this often, in seconds, whatever its cadence. */
+  monitorEverySeconds: number | null;
   payments: {
     provider: 'test' | 'stripe';
     /** How long a top-up waits for payment before it expires (its workflow's durable timer). */
@@ -248,6 +256,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     briefReader: { threads: e.BRIEF_READER_THREADS, maxQueue: e.BRIEF_READER_QUEUE, timeoutMs: e.BRIEF_READ_TIMEOUT_MS },
     providerCircuit: { failures: e.PROVIDER_CIRCUIT_FAILURES, openMs: e.PROVIDER_CIRCUIT_OPEN_MS },
     sweepSchedulesOnStart: e.SWEEP_SCHEDULES_ON_START === 'true',
+    calibration: { quietSeconds: e.CALIBRATION_QUIET_SECONDS },
+    monitorEverySeconds: e.MONITOR_EVERY_SECONDS ?? null,
     payments: {
       provider: e.PAYMENTS_PROVIDER,
       topUpExpirySeconds: e.TOPUP_EXPIRY,

@@ -10,3 +10,5 @@ export { webhookDeliveryWorkflow } from './webhook-delivery.workflow';
 export { outboxSweepWorkflow } from './outbox-sweep.workflow';
 export { strandedPassSweepWorkflow } from './stranded-pass-sweep.workflow';
 export { topUpWorkflow } from './topup.workflow';
+export { calibrationWorkflow } from './calibration.workflow';
+export { monitorRunWorkflow } from './monitor-run.workflow';

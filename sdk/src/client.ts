@@ -44,6 +44,8 @@ const RETRY_SAFE_OPERATIONS: ReadonlySet<OperationName> = new Set([
   'preview_scoring',
   'apply_scoring',
   'run_database_pass',
+  // A rating equal to the stored one changes nothing.
+  'submit_feedback',
   'add_shortlist_members',
   'remove_shortlist_member',
 ]);

@@ -97,6 +97,48 @@ export const operations = {
     "idempotencyKey": false,
     "response": "json"
   },
+  "submit_feedback": {
+    "method": "POST",
+    "path": "/searches/{searchId}/feedback",
+    "idempotencyKey": false,
+    "response": "json"
+  },
+  "list_feedback": {
+    "method": "GET",
+    "path": "/searches/{searchId}/feedback",
+    "idempotencyKey": false,
+    "response": "json"
+  },
+  "create_monitor": {
+    "method": "POST",
+    "path": "/projects/{projectId}/monitors",
+    "idempotencyKey": false,
+    "response": "json"
+  },
+  "list_monitors": {
+    "method": "GET",
+    "path": "/projects/{projectId}/monitors",
+    "idempotencyKey": false,
+    "response": "json"
+  },
+  "get_monitor": {
+    "method": "GET",
+    "path": "/monitors/{monitorId}",
+    "idempotencyKey": false,
+    "response": "json"
+  },
+  "update_monitor": {
+    "method": "PATCH",
+    "path": "/monitors/{monitorId}",
+    "idempotencyKey": false,
+    "response": "json"
+  },
+  "delete_monitor": {
+    "method": "DELETE",
+    "path": "/monitors/{monitorId}",
+    "idempotencyKey": false,
+    "response": "json"
+  },
   "get_shortlist": {
     "method": "GET",
     "path": "/projects/{projectId}/shortlist",

@@ -292,6 +292,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/searches/{searchId}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The search's ratings, latest first: each person's latest verdict, reasons and note.
+         * @description Free: reads use no credits. Scope: `searches:read`.
+         */
+        get: operations["list_feedback"];
+        put?: never;
+        /**
+         * Rate people of the search good or not a fit (1 to 200 per call; a person's latest verdict wins, a repeat changes nothing). Once no rating has come for a moment, the search learns from all its ratings, re-scores everyone read and reads on best-first.
+         * @description Free: ratings and the calibration they start use no credits. Scope: `feedback:write`.
+         */
+        post: operations["submit_feedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectId}/monitors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's monitors, oldest first (`search_id` narrows to one search's).
+         * @description Free: reads use no credits. Scope: `searches:read`.
+         */
+        get: operations["list_monitors"];
+        put?: never;
+        /**
+         * Watch a search of the project: every hour, day or week a new pass over people the project has not seen; monitor.matched when it finds someone. One monitor per search, at most 100 per workspace.
+         * @description Free to create. Each run of a database-only search is free; each run of a live search uses 1 shortlist credit (given back if the run fails). Scope: `searches:write`.
+         */
+        post: operations["create_monitor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/monitors/{monitorId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One monitor: its status, next and last run, runs and new people found.
+         * @description Free: reads use no credits. Scope: `searches:read`.
+         */
+        get: operations["get_monitor"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a monitor and its schedule; a run already going finishes. The search and the people found stay.
+         * @description Free: deleting a monitor uses no credits. Scope: `searches:write`.
+         */
+        delete: operations["delete_monitor"];
+        options?: never;
+        head?: never;
+        /**
+         * Pause (`status: paused`), resume (`status: active`, which clears paused_reason) or change the cadence (`every`: the next run is one new period from now). Safe to retry.
+         * @description Free to change. Each run of a database-only search is free; each run of a live search uses 1 shortlist credit (given back if the run fails). Scope: `searches:write`.
+         */
+        patch: operations["update_monitor"];
+        trace?: never;
+    };
     "/projects/{projectId}/shortlist": {
         parameters: {
             query?: never;
@@ -966,6 +1042,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "monitor.matched": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The monitor.matched event
+         * @description POSTed to subscribed endpoints, signed in the Service-Signature header (t=<unix time>,v1=<hex HMAC-SHA256 of "t.body">); answer 2xx within 10 s.
+         */
+        post: operations["event_monitor_matched"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -980,7 +1076,9 @@ export interface components {
             criteria?: ({
                 /** @enum {string} */
                 family?: "software_engineering" | "data_science" | "data_engineering" | "product_management" | "project_management" | "design" | "devops_sre" | "security" | "qa_testing" | "sales" | "marketing" | "customer_success" | "finance" | "accounting" | "hr_people" | "recruiting" | "legal" | "operations" | "supply_chain" | "healthcare_nursing" | "mechanical_engineering" | "electrical_engineering";
-                occupations?: string[];
+                occupations?: ("11-1011.00" | "11-1011.03" | "11-1021.00" | "11-1031.00" | "11-2011.00" | "11-2021.00" | "11-2022.00" | "11-2032.00" | "11-2033.00" | "11-3012.00" | "11-3013.00" | "11-3013.01" | "11-3021.00" | "11-3031.00" | "11-3031.01" | "11-3031.03" | "11-3051.00" | "11-3051.01" | "11-3051.02" | "11-3051.03" | "11-3051.04" | "11-3051.06" | "11-3061.00" | "11-3071.00" | "11-3071.04" | "11-3111.00" | "11-3121.00" | "11-3131.00" | "11-9013.00" | "11-9021.00" | "11-9031.00" | "11-9032.00" | "11-9033.00" | "11-9039.00" | "11-9041.00" | "11-9041.01" | "11-9051.00" | "11-9071.00" | "11-9072.00" | "11-9081.00" | "11-9111.00" | "11-9121.00" | "11-9121.01" | "11-9121.02" | "11-9131.00" | "11-9141.00" | "11-9151.00" | "11-9161.00" | "11-9171.00" | "11-9179.00" | "11-9179.01" | "11-9179.02" | "11-9199.00" | "11-9199.01" | "11-9199.02" | "11-9199.08" | "11-9199.09" | "11-9199.10" | "11-9199.11" | "13-1011.00" | "13-1021.00" | "13-1022.00" | "13-1023.00" | "13-1031.00" | "13-1032.00" | "13-1041.00" | "13-1041.01" | "13-1041.03" | "13-1041.04" | "13-1041.06" | "13-1041.07" | "13-1041.08" | "13-1051.00" | "13-1071.00" | "13-1074.00" | "13-1075.00" | "13-1081.00" | "13-1081.01" | "13-1081.02" | "13-1082.00" | "13-1111.00" | "13-1121.00" | "13-1131.00" | "13-1141.00" | "13-1151.00" | "13-1161.00" | "13-1161.01" | "13-1199.00" | "13-1199.04" | "13-1199.05" | "13-1199.06" | "13-1199.07" | "13-2011.00" | "13-2022.00" | "13-2023.00" | "13-2031.00" | "13-2041.00" | "13-2051.00" | "13-2052.00" | "13-2053.00" | "13-2054.00" | "13-2061.00" | "13-2071.00" | "13-2072.00" | "13-2081.00" | "13-2082.00" | "13-2099.00" | "13-2099.01" | "13-2099.04" | "15-1211.00" | "15-1211.01" | "15-1212.00" | "15-1221.00" | "15-1231.00" | "15-1232.00" | "15-1241.00" | "15-1241.01" | "15-1242.00" | "15-1243.00" | "15-1243.01" | "15-1244.00" | "15-1251.00" | "15-1252.00" | "15-1253.00" | "15-1254.00" | "15-1255.00" | "15-1255.01" | "15-1299.00" | "15-1299.01" | "15-1299.02" | "15-1299.03" | "15-1299.04" | "15-1299.05" | "15-1299.06" | "15-1299.07" | "15-1299.08" | "15-1299.09" | "15-2011.00" | "15-2021.00" | "15-2031.00" | "15-2041.00" | "15-2041.01" | "15-2051.00" | "15-2051.01" | "15-2051.02" | "15-2099.00" | "15-2099.01" | "17-1011.00" | "17-1012.00" | "17-1021.00" | "17-1022.00" | "17-1022.01" | "17-2011.00" | "17-2021.00" | "17-2031.00" | "17-2041.00" | "17-2051.00" | "17-2051.01" | "17-2051.02" | "17-2061.00" | "17-2071.00" | "17-2072.00" | "17-2072.01" | "17-2081.00" | "17-2111.00" | "17-2111.02" | "17-2112.00" | "17-2112.01" | "17-2112.02" | "17-2112.03" | "17-2121.00" | "17-2131.00" | "17-2141.00" | "17-2141.01" | "17-2141.02" | "17-2151.00" | "17-2161.00" | "17-2171.00" | "17-2199.00" | "17-2199.03" | "17-2199.05" | "17-2199.06" | "17-2199.07" | "17-2199.08" | "17-2199.09" | "17-2199.10" | "17-2199.11" | "17-3011.00" | "17-3012.00" | "17-3013.00" | "17-3019.00" | "17-3021.00" | "17-3022.00" | "17-3023.00" | "17-3024.00" | "17-3024.01" | "17-3025.00" | "17-3026.00" | "17-3026.01" | "17-3027.00" | "17-3027.01" | "17-3028.00" | "17-3029.00" | "17-3029.01" | "17-3029.08" | "17-3031.00" | "19-1011.00" | "19-1012.00" | "19-1013.00" | "19-1021.00" | "19-1022.00" | "19-1023.00" | "19-1029.00" | "19-1029.01" | "19-1029.02" | "19-1029.03" | "19-1029.04" | "19-1031.00" | "19-1031.02" | "19-1031.03" | "19-1032.00" | "19-1041.00" | "19-1042.00" | "19-1099.00" | "19-2011.00" | "19-2012.00" | "19-2021.00" | "19-2031.00" | "19-2032.00" | "19-2041.00" | "19-2041.01" | "19-2041.02" | "19-2041.03" | "19-2042.00" | "19-2043.00" | "19-2099.00" | "19-2099.01" | "19-3011.00" | "19-3011.01" | "19-3022.00" | "19-3032.00" | "19-3033.00" | "19-3034.00" | "19-3039.00" | "19-3039.02" | "19-3039.03" | "19-3041.00" | "19-3051.00" | "19-3091.00" | "19-3092.00" | "19-3093.00" | "19-3094.00" | "19-3099.00" | "19-3099.01" | "19-4012.00" | "19-4012.01" | "19-4013.00" | "19-4021.00" | "19-4031.00" | "19-4042.00" | "19-4043.00" | "19-4044.00" | "19-4051.00" | "19-4051.02" | "19-4061.00" | "19-4071.00" | "19-4092.00" | "19-4099.00" | "19-4099.01" | "19-4099.03" | "19-5011.00" | "19-5012.00" | "21-1011.00" | "21-1012.00" | "21-1013.00" | "21-1014.00" | "21-1015.00" | "21-1019.00" | "21-1021.00" | "21-1022.00" | "21-1023.00" | "21-1029.00" | "21-1091.00" | "21-1092.00" | "21-1093.00" | "21-1094.00" | "21-1099.00" | "21-2011.00" | "21-2021.00" | "21-2099.00" | "23-1011.00" | "23-1012.00" | "23-1021.00" | "23-1022.00" | "23-1023.00" | "23-2011.00" | "23-2093.00" | "23-2099.00" | "25-1011.00" | "25-1021.00" | "25-1022.00" | "25-1031.00" | "25-1032.00" | "25-1041.00" | "25-1042.00" | "25-1043.00" | "25-1051.00" | "25-1052.00" | "25-1053.00" | "25-1054.00" | "25-1061.00" | "25-1062.00" | "25-1063.00" | "25-1064.00" | "25-1065.00" | "25-1066.00" | "25-1067.00" | "25-1069.00" | "25-1071.00" | "25-1072.00" | "25-1081.00" | "25-1082.00" | "25-1111.00" | "25-1112.00" | "25-1113.00" | "25-1121.00" | "25-1122.00" | "25-1123.00" | "25-1124.00" | "25-1125.00" | "25-1126.00" | "25-1192.00" | "25-1193.00" | "25-1194.00" | "25-1199.00" | "25-2011.00" | "25-2012.00" | "25-2021.00" | "25-2022.00" | "25-2023.00" | "25-2031.00" | "25-2032.00" | "25-2051.00" | "25-2055.00" | "25-2056.00" | "25-2057.00" | "25-2058.00" | "25-2059.00" | "25-2059.01" | "25-3011.00" | "25-3021.00" | "25-3031.00" | "25-3041.00" | "25-3099.00" | "25-4011.00" | "25-4012.00" | "25-4013.00" | "25-4022.00" | "25-4031.00" | "25-9021.00" | "25-9031.00" | "25-9042.00" | "25-9043.00" | "25-9044.00" | "25-9049.00" | "25-9099.00" | "27-1011.00" | "27-1012.00" | "27-1013.00" | "27-1014.00" | "27-1019.00" | "27-1021.00" | "27-1022.00" | "27-1023.00" | "27-1024.00" | "27-1025.00" | "27-1026.00" | "27-1027.00" | "27-1029.00" | "27-2011.00" | "27-2012.00" | "27-2012.03" | "27-2012.04" | "27-2012.05" | "27-2021.00" | "27-2022.00" | "27-2023.00" | "27-2031.00" | "27-2032.00" | "27-2041.00" | "27-2042.00" | "27-2091.00" | "27-2099.00" | "27-3011.00" | "27-3023.00" | "27-3031.00" | "27-3041.00" | "27-3042.00" | "27-3043.00" | "27-3043.05" | "27-3091.00" | "27-3092.00" | "27-3099.00" | "27-4011.00" | "27-4012.00" | "27-4014.00" | "27-4015.00" | "27-4021.00" | "27-4031.00" | "27-4032.00" | "27-4099.00" | "29-1011.00" | "29-1021.00" | "29-1022.00" | "29-1023.00" | "29-1024.00" | "29-1029.00" | "29-1031.00" | "29-1041.00" | "29-1051.00" | "29-1071.00" | "29-1071.01" | "29-1081.00" | "29-1122.00" | "29-1122.01" | "29-1123.00" | "29-1124.00" | "29-1125.00" | "29-1126.00" | "29-1127.00" | "29-1128.00" | "29-1129.00" | "29-1129.01" | "29-1129.02" | "29-1131.00" | "29-1141.00" | "29-1141.01" | "29-1141.02" | "29-1141.03" | "29-1141.04" | "29-1151.00" | "29-1161.00" | "29-1171.00" | "29-1181.00" | "29-1211.00" | "29-1212.00" | "29-1213.00" | "29-1214.00" | "29-1215.00" | "29-1216.00" | "29-1217.00" | "29-1218.00" | "29-1221.00" | "29-1222.00" | "29-1223.00" | "29-1224.00" | "29-1229.00" | "29-1229.01" | "29-1229.02" | "29-1229.03" | "29-1229.04" | "29-1229.05" | "29-1229.06" | "29-1241.00" | "29-1242.00" | "29-1243.00" | "29-1249.00" | "29-1291.00" | "29-1292.00" | "29-1299.00" | "29-1299.01" | "29-1299.02" | "29-2011.00" | "29-2011.01" | "29-2011.02" | "29-2011.04" | "29-2012.00" | "29-2012.01" | "29-2031.00" | "29-2032.00" | "29-2033.00" | "29-2034.00" | "29-2035.00" | "29-2036.00" | "29-2042.00" | "29-2043.00" | "29-2051.00" | "29-2052.00" | "29-2053.00" | "29-2055.00" | "29-2056.00" | "29-2057.00" | "29-2061.00" | "29-2072.00" | "29-2081.00" | "29-2091.00" | "29-2092.00" | "29-2099.00" | "29-2099.01" | "29-2099.05" | "29-2099.08" | "29-9021.00" | "29-9091.00" | "29-9092.00" | "29-9093.00" | "29-9099.00" | "29-9099.01" | "31-1121.00" | "31-1122.00" | "31-1131.00" | "31-1132.00" | "31-1133.00" | "31-2011.00" | "31-2012.00" | "31-2021.00" | "31-2022.00" | "31-9011.00" | "31-9091.00" | "31-9092.00" | "31-9093.00" | "31-9094.00" | "31-9095.00" | "31-9096.00" | "31-9097.00" | "31-9099.00" | "31-9099.01" | "31-9099.02" | "33-1011.00" | "33-1012.00" | "33-1021.00" | "33-1091.00" | "33-1099.00" | "33-2011.00" | "33-2021.00" | "33-2022.00" | "33-3011.00" | "33-3012.00" | "33-3021.00" | "33-3021.02" | "33-3021.06" | "33-3031.00" | "33-3041.00" | "33-3051.00" | "33-3051.04" | "33-3052.00" | "33-9011.00" | "33-9021.00" | "33-9031.00" | "33-9032.00" | "33-9091.00" | "33-9092.00" | "33-9093.00" | "33-9094.00" | "33-9099.00" | "33-9099.02" | "35-1011.00" | "35-1012.00" | "35-2011.00" | "35-2012.00" | "35-2013.00" | "35-2014.00" | "35-2015.00" | "35-2019.00" | "35-2021.00" | "35-3011.00" | "35-3023.00" | "35-3023.01" | "35-3031.00" | "35-3041.00" | "35-9011.00" | "35-9021.00" | "35-9031.00" | "35-9099.00" | "37-1011.00" | "37-1012.00" | "37-2011.00" | "37-2012.00" | "37-2019.00" | "37-2021.00" | "37-3011.00" | "37-3012.00" | "37-3013.00" | "37-3019.00" | "39-1013.00" | "39-1014.00" | "39-1022.00" | "39-2011.00" | "39-2021.00" | "39-3011.00" | "39-3012.00" | "39-3019.00" | "39-3021.00" | "39-3031.00" | "39-3091.00" | "39-3092.00" | "39-3093.00" | "39-3099.00" | "39-4011.00" | "39-4012.00" | "39-4021.00" | "39-4031.00" | "39-5011.00" | "39-5012.00" | "39-5091.00" | "39-5092.00" | "39-5093.00" | "39-5094.00" | "39-6011.00" | "39-6012.00" | "39-7011.00" | "39-7012.00" | "39-9011.00" | "39-9011.01" | "39-9031.00" | "39-9032.00" | "39-9041.00" | "39-9099.00" | "41-1011.00" | "41-1012.00" | "41-2011.00" | "41-2012.00" | "41-2021.00" | "41-2022.00" | "41-2031.00" | "41-3011.00" | "41-3021.00" | "41-3031.00" | "41-3041.00" | "41-3091.00" | "41-4011.00" | "41-4011.07" | "41-4012.00" | "41-9011.00" | "41-9012.00" | "41-9021.00" | "41-9022.00" | "41-9031.00" | "41-9041.00" | "41-9091.00" | "41-9099.00" | "43-1011.00" | "43-2011.00" | "43-2021.00" | "43-2099.00" | "43-3011.00" | "43-3021.00" | "43-3031.00" | "43-3041.00" | "43-3051.00" | "43-3061.00" | "43-3071.00" | "43-3099.00" | "43-4011.00" | "43-4021.00" | "43-4031.00" | "43-4041.00" | "43-4051.00" | "43-4061.00" | "43-4071.00" | "43-4081.00" | "43-4111.00" | "43-4121.00" | "43-4131.00" | "43-4141.00" | "43-4151.00" | "43-4161.00" | "43-4171.00" | "43-4181.00" | "43-4199.00" | "43-5011.00" | "43-5011.01" | "43-5021.00" | "43-5031.00" | "43-5032.00" | "43-5041.00" | "43-5051.00" | "43-5052.00" | "43-5053.00" | "43-5061.00" | "43-5071.00" | "43-5111.00" | "43-6011.00" | "43-6012.00" | "43-6013.00" | "43-6014.00" | "43-9021.00" | "43-9022.00" | "43-9031.00" | "43-9041.00" | "43-9051.00" | "43-9061.00" | "43-9071.00" | "43-9081.00" | "43-9111.00" | "43-9199.00" | "45-1011.00" | "45-2011.00" | "45-2021.00" | "45-2041.00" | "45-2091.00" | "45-2092.00" | "45-2093.00" | "45-2099.00" | "45-3031.00" | "45-4011.00" | "45-4021.00" | "45-4022.00" | "45-4023.00" | "45-4029.00" | "47-1011.00" | "47-1011.03" | "47-2011.00" | "47-2021.00" | "47-2022.00" | "47-2031.00" | "47-2041.00" | "47-2042.00" | "47-2043.00" | "47-2044.00" | "47-2051.00" | "47-2053.00" | "47-2061.00" | "47-2071.00" | "47-2072.00" | "47-2073.00" | "47-2081.00" | "47-2082.00" | "47-2111.00" | "47-2121.00" | "47-2131.00" | "47-2132.00" | "47-2141.00" | "47-2142.00" | "47-2151.00" | "47-2152.00" | "47-2152.04" | "47-2161.00" | "47-2171.00" | "47-2181.00" | "47-2211.00" | "47-2221.00" | "47-2231.00" | "47-3011.00" | "47-3012.00" | "47-3013.00" | "47-3014.00" | "47-3015.00" | "47-3016.00" | "47-3019.00" | "47-4011.00" | "47-4011.01" | "47-4021.00" | "47-4031.00" | "47-4041.00" | "47-4051.00" | "47-4061.00" | "47-4071.00" | "47-4091.00" | "47-4099.00" | "47-4099.03" | "47-5011.00" | "47-5012.00" | "47-5013.00" | "47-5022.00" | "47-5023.00" | "47-5032.00" | "47-5041.00" | "47-5043.00" | "47-5044.00" | "47-5049.00" | "47-5051.00" | "47-5071.00" | "47-5081.00" | "47-5099.00" | "49-1011.00" | "49-2011.00" | "49-2021.00" | "49-2022.00" | "49-2091.00" | "49-2092.00" | "49-2093.00" | "49-2094.00" | "49-2095.00" | "49-2096.00" | "49-2097.00" | "49-2098.00" | "49-3011.00" | "49-3021.00" | "49-3022.00" | "49-3023.00" | "49-3031.00" | "49-3041.00" | "49-3042.00" | "49-3043.00" | "49-3051.00" | "49-3052.00" | "49-3053.00" | "49-3091.00" | "49-3092.00" | "49-3093.00" | "49-9011.00" | "49-9012.00" | "49-9021.00" | "49-9031.00" | "49-9041.00" | "49-9043.00" | "49-9044.00" | "49-9045.00" | "49-9051.00" | "49-9052.00" | "49-9061.00" | "49-9062.00" | "49-9063.00" | "49-9064.00" | "49-9069.00" | "49-9071.00" | "49-9081.00" | "49-9091.00" | "49-9092.00" | "49-9094.00" | "49-9095.00" | "49-9096.00" | "49-9097.00" | "49-9098.00" | "49-9099.00" | "49-9099.01" | "51-1011.00" | "51-2011.00" | "51-2021.00" | "51-2022.00" | "51-2023.00" | "51-2031.00" | "51-2041.00" | "51-2051.00" | "51-2061.00" | "51-2092.00" | "51-2099.00" | "51-3011.00" | "51-3021.00" | "51-3022.00" | "51-3023.00" | "51-3091.00" | "51-3092.00" | "51-3093.00" | "51-3099.00" | "51-4021.00" | "51-4022.00" | "51-4023.00" | "51-4031.00" | "51-4032.00" | "51-4033.00" | "51-4034.00" | "51-4035.00" | "51-4041.00" | "51-4051.00" | "51-4052.00" | "51-4061.00" | "51-4062.00" | "51-4071.00" | "51-4072.00" | "51-4081.00" | "51-4111.00" | "51-4121.00" | "51-4122.00" | "51-4191.00" | "51-4192.00" | "51-4193.00" | "51-4194.00" | "51-4199.00" | "51-5111.00" | "51-5112.00" | "51-5113.00" | "51-6011.00" | "51-6021.00" | "51-6031.00" | "51-6041.00" | "51-6042.00" | "51-6051.00" | "51-6052.00" | "51-6061.00" | "51-6062.00" | "51-6063.00" | "51-6064.00" | "51-6091.00" | "51-6092.00" | "51-6093.00" | "51-6099.00" | "51-7011.00" | "51-7021.00" | "51-7031.00" | "51-7032.00" | "51-7041.00" | "51-7042.00" | "51-7099.00" | "51-8011.00" | "51-8012.00" | "51-8013.00" | "51-8013.03" | "51-8013.04" | "51-8021.00" | "51-8031.00" | "51-8091.00" | "51-8092.00" | "51-8093.00" | "51-8099.00" | "51-8099.01" | "51-9011.00" | "51-9012.00" | "51-9021.00" | "51-9022.00" | "51-9023.00" | "51-9031.00" | "51-9032.00" | "51-9041.00" | "51-9051.00" | "51-9061.00" | "51-9071.00" | "51-9071.06" | "51-9081.00" | "51-9082.00" | "51-9083.00" | "51-9111.00" | "51-9123.00" | "51-9124.00" | "51-9141.00" | "51-9151.00" | "51-9161.00" | "51-9162.00" | "51-9191.00" | "51-9192.00" | "51-9193.00" | "51-9194.00" | "51-9195.00" | "51-9195.03" | "51-9195.04" | "51-9195.05" | "51-9196.00" | "51-9197.00" | "51-9198.00" | "51-9199.00" | "53-1041.00" | "53-1042.00" | "53-1042.01" | "53-1043.00" | "53-1044.00" | "53-1049.00" | "53-2011.00" | "53-2012.00" | "53-2021.00" | "53-2022.00" | "53-2031.00" | "53-3011.00" | "53-3031.00" | "53-3032.00" | "53-3033.00" | "53-3051.00" | "53-3052.00" | "53-3053.00" | "53-3054.00" | "53-3099.00" | "53-4011.00" | "53-4013.00" | "53-4022.00" | "53-4031.00" | "53-4041.00" | "53-4099.00" | "53-5011.00" | "53-5021.00" | "53-5022.00" | "53-5031.00" | "53-6011.00" | "53-6021.00" | "53-6031.00" | "53-6032.00" | "53-6041.00" | "53-6051.00" | "53-6051.01" | "53-6051.07" | "53-6061.00" | "53-6099.00" | "53-7011.00" | "53-7021.00" | "53-7031.00" | "53-7041.00" | "53-7051.00" | "53-7061.00" | "53-7062.00" | "53-7062.04" | "53-7063.00" | "53-7064.00" | "53-7065.00" | "53-7071.00" | "53-7072.00" | "53-7073.00" | "53-7081.00" | "53-7121.00" | "53-7199.00" | "55-1011.00" | "55-1012.00" | "55-1013.00" | "55-1014.00" | "55-1015.00" | "55-1016.00" | "55-1017.00" | "55-1019.00" | "55-2011.00" | "55-2012.00" | "55-2013.00" | "55-3011.00" | "55-3012.00" | "55-3013.00" | "55-3014.00" | "55-3015.00" | "55-3016.00" | "55-3018.00" | "55-3019.00")[];
+                /** @description Candidate ids to find more people like (1–10); the search derives occupations, titles, places, seniority, skills and industries from them */
+                like?: string[];
                 titles?: string[];
                 places?: (string | {
                     name: string;
@@ -1026,6 +1124,8 @@ export interface components {
                 must_have_skills: unknown;
             } | {
                 industries: unknown;
+            } | {
+                like: unknown;
             })) | null;
             /** @description A job description (40+ characters once trimmed, at most 20,000) to extract criteria from */
             jd_text?: string;
@@ -1038,7 +1138,7 @@ export interface components {
         Empty: Record<string, never>;
         /** @description A scoring change: criteria and/or weights */
         ScoringChange: {
-            /** @description Partial criteria (null removes a field); titles, family, occupations, places, metro or locations changes are refused with needs_new_search */
+            /** @description Partial criteria (null removes a field); titles, family, occupations, like, places, metro or locations changes are refused with needs_new_search */
             criteria?: {
                 skills?: (".NET" | "3D Printing" | "A/B Testing" | "Accessibility" | "Account Management" | "Account-Based Marketing" | "Accounts Payable" | "Accounts Receivable" | "Adaptive Insights" | "Adobe After Effects" | "Adobe Creative Suite" | "Adobe Illustrator" | "Adobe Photoshop" | "Adobe XD" | "ADP" | "Advanced Cardiac Life Support" | "Agile" | "Altium Designer" | "Amazon Redshift" | "Amplitude" | "Analog Design" | "Anaplan" | "Angular" | "Ansible" | "ANSYS" | "Apache Airflow" | "Apache Flink" | "Apache Kafka" | "Apache Spark" | "API Testing" | "Appium" | "Applicant Tracking Systems" | "Argo CD" | "Asana" | "Auditing" | "AutoCAD" | "AutoCAD Electrical" | "AWS" | "Azure" | "B2B Sales" | "BambooHR" | "Bash" | "Basic Life Support" | "BDD" | "BigQuery" | "Bloomberg Terminal" | "Bookkeeping" | "Boolean Search" | "Brand Strategy" | "Budgeting" | "Burp Suite" | "Business Analysis" | "Business Process Mapping" | "C#" | "C++" | "Cadence" | "Campaign Management" | "Campus Recruiting" | "Candidate Experience" | "Care Planning" | "Cash Flow Management" | "CATIA" | "Cerner" | "Change Management" | "Churn Reduction" | "CI/CD" | "Circuit Design" | "Clinical Documentation" | "Closing" | "Cloud Security" | "Cold Calling" | "Commercial Law" | "Compensation & Benefits" | "Compliance" | "Computational Fluid Dynamics" | "Computer Vision" | "Conflict Resolution" | "Confluence" | "Consultative Selling" | "Content Marketing" | "Contract Drafting" | "Contract Negotiation" | "Control Systems" | "Conversion Rate Optimization" | "Copywriting" | "Corporate Finance" | "Corporate Governance" | "Corporate Law" | "Cost Accounting" | "Creo" | "Critical Care" | "CRM" | "Cross-Functional Leadership" | "Cryptography" | "CSS" | "Cucumber" | "Customer Education" | "Customer Experience" | "Customer Retention" | "Customer Success" | "Customer Support" | "Customs Compliance" | "Cypress" | "Data Analysis" | "Data Governance" | "Data Modeling" | "Data Privacy" | "Data Visualization" | "Data Warehousing" | "Databricks" | "Datadog" | "dbt" | "DCF Analysis" | "Deep Learning" | "Delta Lake" | "Demand Generation" | "Demand Planning" | "Dependency Management" | "Design for Manufacturing" | "Design Systems" | "Design Thinking" | "Dispute Resolution" | "Distribution" | "Diversity & Inclusion" | "Diversity Recruiting" | "Django" | "Docker" | "Due Diligence" | "E-Discovery" | "Electronic Medical Records" | "Email Marketing" | "Embedded C" | "Embedded Systems" | "Emergency Nursing" | "Employee Engagement" | "Employee Relations" | "Employer Branding" | "Employment Law" | "Endpoint Security" | "Enterprise Sales" | "Epic Systems" | "ERP" | "Escalation Management" | "ETL" | "Excel" | "Executive Search" | "Experimental Design" | "Figma" | "Financial Analysis" | "Financial Modeling" | "Financial Reporting" | "Finite Element Analysis" | "Fivetran" | "Fixed Assets" | "Fluid Mechanics" | "Forecasting" | "FP&A" | "FPGA" | "Freshdesk" | "Full-Cycle Recruiting" | "GAAP" | "Gainsight" | "GD&T" | "GDPR" | "General Ledger" | "Git" | "GitHub Actions" | "GitLab CI" | "Go" | "Go-to-Market Strategy" | "Gong" | "Google Ads" | "Google Analytics" | "Google Cloud" | "Google Sheets" | "Grafana" | "GraphQL" | "Greenhouse" | "Hadoop" | "Heat Transfer" | "Helm" | "HIPAA" | "Hive" | "HR Policies" | "HRIS" | "HTML" | "HubSpot" | "HVAC" | "Hyperion" | "Identity & Access Management" | "IFRS" | "Incident Management" | "Incident Response" | "Infection Control" | "Information Architecture" | "Infrastructure as Code" | "Intellectual Property" | "Interaction Design" | "Intercom" | "Intercompany Accounting" | "Internal Controls" | "Interviewing" | "Inventory Management" | "Investor Relations" | "InVision" | "ISO 27001" | "IV Therapy" | "Java" | "JavaScript" | "Jenkins" | "Jira" | "JMeter" | "Journey Mapping" | "JUnit" | "Jupyter" | "Kali Linux" | "Kanban" | "Kotlin" | "KPI Tracking" | "Kubernetes" | "LabVIEW" | "Large Language Models" | "Lead Generation" | "Lean Manufacturing" | "Lean Six Sigma" | "Learning & Development" | "Legal Research" | "Legal Writing" | "Lever" | "LexisNexis" | "Licensing" | "LinkedIn Recruiter" | "LinkedIn Sales Navigator" | "Linux" | "Litigation" | "Logistics" | "Looker" | "Machine Learning" | "Manual Testing" | "Market Research" | "Marketing Analytics" | "Marketing Automation" | "Marketo" | "Materials Science" | "MATLAB" | "MEDDIC" | "Medication Administration" | "Mergers & Acquisitions" | "Meta Ads" | "Metasploit" | "Microcontrollers" | "Microservices" | "Microsoft Project" | "Mixpanel" | "MLflow" | "MongoDB" | "Month-End Close" | "MRP" | "MySQL" | "Natural Language Processing" | "Negotiation" | "Net Promoter Score" | "NetSuite" | "Network Security" | "Networking" | "Nginx" | "NIST Cybersecurity Framework" | "Node.js" | "NumPy" | "Observability" | "Offer Negotiation" | "OKRs" | "Onboarding" | "Operations Management" | "Oracle Financials" | "Oracle SCM" | "OrCAD" | "Organizational Development" | "Oscilloscope" | "Outreach" | "OWASP" | "pandas" | "Patient Assessment" | "Patient Care" | "Patient Education" | "Payroll" | "PCB Design" | "Pediatrics" | "Penetration Testing" | "People Analytics" | "Performance Management" | "Performance Testing" | "Phlebotomy" | "Pipeline Management" | "Playwright" | "PLC Programming" | "PLM" | "PostgreSQL" | "Postman" | "Power BI" | "Power Electronics" | "Power Systems" | "Pricing Strategy" | "Process Improvement" | "Procurement" | "Product Analytics" | "Product Demonstrations" | "Product Design" | "Product Discovery" | "Product Marketing" | "Product Strategy" | "Program Management" | "Project Management" | "Project Planning" | "Prometheus" | "Prospecting" | "Prototyping" | "Public Relations" | "Puppet" | "Purchasing" | "pytest" | "Python" | "PyTorch" | "QuickBooks" | "R" | "React" | "Reconciliation" | "Recruitment Marketing" | "Redis" | "Regression Testing" | "Regulatory Compliance" | "Relationship Building" | "Release Planning" | "Renewals" | "Resource Planning" | "REST APIs" | "Revenue Operations" | "Revenue Recognition" | "RF Design" | "Risk Management" | "Roadmapping" | "Root Cause Analysis" | "Rust" | "S&OP" | "SaaS Sales" | "SAFe" | "Sales Forecasting" | "Salesforce" | "SAP" | "SAP SuccessFactors" | "Sarbanes-Oxley" | "Scala" | "scikit-learn" | "Scrum" | "Securities Law" | "Security Operations" | "Selenium" | "SEM" | "SEO" | "ServiceNow" | "SIEM" | "Siemens NX" | "Signal Processing" | "Simulink" | "Six Sigma" | "Sketch" | "Smartsheet" | "Snowflake" | "SOC 2" | "Social Media Marketing" | "SolidWorks" | "Solution Selling" | "Sourcing" | "SPICE" | "Splunk" | "Spring Boot" | "SQL" | "Stakeholder Management" | "Statistics" | "Status Reporting" | "Strategic Planning" | "Strategic Sourcing" | "Succession Planning" | "Supplier Relationship Management" | "Supply Chain Management" | "Swift" | "System Design" | "Tableau" | "Talent Management" | "Talent Mapping" | "Tax Preparation" | "Technical Recruiting" | "Technical Support" | "Telemetry" | "TensorFlow" | "Terraform" | "Territory Management" | "Test Automation" | "Test Planning" | "TestNG" | "TestRail" | "Thermodynamics" | "Threat Modeling" | "Time Series Analysis" | "Tolerance Analysis" | "Transportation Management" | "Treasury Management" | "Triage" | "Troubleshooting" | "TypeScript" | "Typography" | "Unit Testing" | "Upselling" | "Usability Testing" | "User Research" | "User Stories" | "Valuation" | "Variance Analysis" | "Vendor Management" | "Verilog" | "VHDL" | "Visual Design" | "Vital Signs Monitoring" | "Vue.js" | "Vulnerability Management" | "Warehouse Management" | "Waterfall" | "Westlaw" | "Wireframing" | "Wireshark" | "WordPress" | "Workday" | "Workflow Automation" | "Workforce Planning" | "Wound Care" | "Xero" | "XGBoost" | "Zendesk" | "Zero Trust")[] | null;
                 must_have_skills?: (".NET" | "3D Printing" | "A/B Testing" | "Accessibility" | "Account Management" | "Account-Based Marketing" | "Accounts Payable" | "Accounts Receivable" | "Adaptive Insights" | "Adobe After Effects" | "Adobe Creative Suite" | "Adobe Illustrator" | "Adobe Photoshop" | "Adobe XD" | "ADP" | "Advanced Cardiac Life Support" | "Agile" | "Altium Designer" | "Amazon Redshift" | "Amplitude" | "Analog Design" | "Anaplan" | "Angular" | "Ansible" | "ANSYS" | "Apache Airflow" | "Apache Flink" | "Apache Kafka" | "Apache Spark" | "API Testing" | "Appium" | "Applicant Tracking Systems" | "Argo CD" | "Asana" | "Auditing" | "AutoCAD" | "AutoCAD Electrical" | "AWS" | "Azure" | "B2B Sales" | "BambooHR" | "Bash" | "Basic Life Support" | "BDD" | "BigQuery" | "Bloomberg Terminal" | "Bookkeeping" | "Boolean Search" | "Brand Strategy" | "Budgeting" | "Burp Suite" | "Business Analysis" | "Business Process Mapping" | "C#" | "C++" | "Cadence" | "Campaign Management" | "Campus Recruiting" | "Candidate Experience" | "Care Planning" | "Cash Flow Management" | "CATIA" | "Cerner" | "Change Management" | "Churn Reduction" | "CI/CD" | "Circuit Design" | "Clinical Documentation" | "Closing" | "Cloud Security" | "Cold Calling" | "Commercial Law" | "Compensation & Benefits" | "Compliance" | "Computational Fluid Dynamics" | "Computer Vision" | "Conflict Resolution" | "Confluence" | "Consultative Selling" | "Content Marketing" | "Contract Drafting" | "Contract Negotiation" | "Control Systems" | "Conversion Rate Optimization" | "Copywriting" | "Corporate Finance" | "Corporate Governance" | "Corporate Law" | "Cost Accounting" | "Creo" | "Critical Care" | "CRM" | "Cross-Functional Leadership" | "Cryptography" | "CSS" | "Cucumber" | "Customer Education" | "Customer Experience" | "Customer Retention" | "Customer Success" | "Customer Support" | "Customs Compliance" | "Cypress" | "Data Analysis" | "Data Governance" | "Data Modeling" | "Data Privacy" | "Data Visualization" | "Data Warehousing" | "Databricks" | "Datadog" | "dbt" | "DCF Analysis" | "Deep Learning" | "Delta Lake" | "Demand Generation" | "Demand Planning" | "Dependency Management" | "Design for Manufacturing" | "Design Systems" | "Design Thinking" | "Dispute Resolution" | "Distribution" | "Diversity & Inclusion" | "Diversity Recruiting" | "Django" | "Docker" | "Due Diligence" | "E-Discovery" | "Electronic Medical Records" | "Email Marketing" | "Embedded C" | "Embedded Systems" | "Emergency Nursing" | "Employee Engagement" | "Employee Relations" | "Employer Branding" | "Employment Law" | "Endpoint Security" | "Enterprise Sales" | "Epic Systems" | "ERP" | "Escalation Management" | "ETL" | "Excel" | "Executive Search" | "Experimental Design" | "Figma" | "Financial Analysis" | "Financial Modeling" | "Financial Reporting" | "Finite Element Analysis" | "Fivetran" | "Fixed Assets" | "Fluid Mechanics" | "Forecasting" | "FP&A" | "FPGA" | "Freshdesk" | "Full-Cycle Recruiting" | "GAAP" | "Gainsight" | "GD&T" | "GDPR" | "General Ledger" | "Git" | "GitHub Actions" | "GitLab CI" | "Go" | "Go-to-Market Strategy" | "Gong" | "Google Ads" | "Google Analytics" | "Google Cloud" | "Google Sheets" | "Grafana" | "GraphQL" | "Greenhouse" | "Hadoop" | "Heat Transfer" | "Helm" | "HIPAA" | "Hive" | "HR Policies" | "HRIS" | "HTML" | "HubSpot" | "HVAC" | "Hyperion" | "Identity & Access Management" | "IFRS" | "Incident Management" | "Incident Response" | "Infection Control" | "Information Architecture" | "Infrastructure as Code" | "Intellectual Property" | "Interaction Design" | "Intercom" | "Intercompany Accounting" | "Internal Controls" | "Interviewing" | "Inventory Management" | "Investor Relations" | "InVision" | "ISO 27001" | "IV Therapy" | "Java" | "JavaScript" | "Jenkins" | "Jira" | "JMeter" | "Journey Mapping" | "JUnit" | "Jupyter" | "Kali Linux" | "Kanban" | "Kotlin" | "KPI Tracking" | "Kubernetes" | "LabVIEW" | "Large Language Models" | "Lead Generation" | "Lean Manufacturing" | "Lean Six Sigma" | "Learning & Development" | "Legal Research" | "Legal Writing" | "Lever" | "LexisNexis" | "Licensing" | "LinkedIn Recruiter" | "LinkedIn Sales Navigator" | "Linux" | "Litigation" | "Logistics" | "Looker" | "Machine Learning" | "Manual Testing" | "Market Research" | "Marketing Analytics" | "Marketing Automation" | "Marketo" | "Materials Science" | "MATLAB" | "MEDDIC" | "Medication Administration" | "Mergers & Acquisitions" | "Meta Ads" | "Metasploit" | "Microcontrollers" | "Microservices" | "Microsoft Project" | "Mixpanel" | "MLflow" | "MongoDB" | "Month-End Close" | "MRP" | "MySQL" | "Natural Language Processing" | "Negotiation" | "Net Promoter Score" | "NetSuite" | "Network Security" | "Networking" | "Nginx" | "NIST Cybersecurity Framework" | "Node.js" | "NumPy" | "Observability" | "Offer Negotiation" | "OKRs" | "Onboarding" | "Operations Management" | "Oracle Financials" | "Oracle SCM" | "OrCAD" | "Organizational Development" | "Oscilloscope" | "Outreach" | "OWASP" | "pandas" | "Patient Assessment" | "Patient Care" | "Patient Education" | "Payroll" | "PCB Design" | "Pediatrics" | "Penetration Testing" | "People Analytics" | "Performance Management" | "Performance Testing" | "Phlebotomy" | "Pipeline Management" | "Playwright" | "PLC Programming" | "PLM" | "PostgreSQL" | "Postman" | "Power BI" | "Power Electronics" | "Power Systems" | "Pricing Strategy" | "Process Improvement" | "Procurement" | "Product Analytics" | "Product Demonstrations" | "Product Design" | "Product Discovery" | "Product Marketing" | "Product Strategy" | "Program Management" | "Project Management" | "Project Planning" | "Prometheus" | "Prospecting" | "Prototyping" | "Public Relations" | "Puppet" | "Purchasing" | "pytest" | "Python" | "PyTorch" | "QuickBooks" | "R" | "React" | "Reconciliation" | "Recruitment Marketing" | "Redis" | "Regression Testing" | "Regulatory Compliance" | "Relationship Building" | "Release Planning" | "Renewals" | "Resource Planning" | "REST APIs" | "Revenue Operations" | "Revenue Recognition" | "RF Design" | "Risk Management" | "Roadmapping" | "Root Cause Analysis" | "Rust" | "S&OP" | "SaaS Sales" | "SAFe" | "Sales Forecasting" | "Salesforce" | "SAP" | "SAP SuccessFactors" | "Sarbanes-Oxley" | "Scala" | "scikit-learn" | "Scrum" | "Securities Law" | "Security Operations" | "Selenium" | "SEM" | "SEO" | "ServiceNow" | "SIEM" | "Siemens NX" | "Signal Processing" | "Simulink" | "Six Sigma" | "Sketch" | "Smartsheet" | "Snowflake" | "SOC 2" | "Social Media Marketing" | "SolidWorks" | "Solution Selling" | "Sourcing" | "SPICE" | "Splunk" | "Spring Boot" | "SQL" | "Stakeholder Management" | "Statistics" | "Status Reporting" | "Strategic Planning" | "Strategic Sourcing" | "Succession Planning" | "Supplier Relationship Management" | "Supply Chain Management" | "Swift" | "System Design" | "Tableau" | "Talent Management" | "Talent Mapping" | "Tax Preparation" | "Technical Recruiting" | "Technical Support" | "Telemetry" | "TensorFlow" | "Terraform" | "Territory Management" | "Test Automation" | "Test Planning" | "TestNG" | "TestRail" | "Thermodynamics" | "Threat Modeling" | "Time Series Analysis" | "Tolerance Analysis" | "Transportation Management" | "Treasury Management" | "Triage" | "Troubleshooting" | "TypeScript" | "Typography" | "Unit Testing" | "Upselling" | "Usability Testing" | "User Research" | "User Stories" | "Valuation" | "Variance Analysis" | "Vendor Management" | "Verilog" | "VHDL" | "Visual Design" | "Vital Signs Monitoring" | "Vue.js" | "Vulnerability Management" | "Warehouse Management" | "Waterfall" | "Westlaw" | "Wireframing" | "Wireshark" | "WordPress" | "Workday" | "Workflow Automation" | "Workforce Planning" | "Wound Care" | "Xero" | "XGBoost" | "Zendesk" | "Zero Trust")[] | null;
@@ -1054,6 +1154,8 @@ export interface components {
                 family?: unknown;
                 /** @description Accepted only equal to the current value, and any change is refused (needs_new_search): leave it out */
                 occupations?: unknown;
+                /** @description Accepted only equal to the current value, and any change is refused (needs_new_search): leave it out */
+                like?: unknown;
                 /** @description Accepted only equal to the current value, and any change is refused (needs_new_search): leave it out */
                 places?: unknown;
                 /** @description Accepted only equal to the current value, and any change is refused (needs_new_search): leave it out */
@@ -1075,12 +1177,61 @@ export interface components {
                 industry?: number;
                 /** @description Skills: the share of the wanted skills (skills and must-haves) the person lists. Default 10. */
                 skills?: number;
+                /** @description How alike the person is to the search’s `like` examples: the average of their occupation (as the occupation signal counts it), the share of their skills the examples list, their title words, their industry and their level. Default 30. */
+                similarity?: number;
             };
         } & ({
             criteria: unknown;
         } | {
             weights: unknown;
         });
+        /** @description Verdicts on people of the search */
+        SubmitFeedback: {
+            /** @description 1 to 200 ratings; a person rated twice keeps the last */
+            ratings: components["schemas"]["Rating"][];
+        };
+        Rating: {
+            /**
+             * Format: uuid
+             * @description A person of this search (GET /searches/{searchId}/people or its records)
+             */
+            candidate_id: string;
+            /**
+             * @description good: a good fit; bad: not a fit
+             * @enum {string}
+             */
+            verdict: "good" | "bad";
+            /** @description What the verdict is about: those criteria count fully in what is learned, the rest half */
+            reasons?: ("title" | "occupation" | "location" | "seniority" | "years" | "skills" | "industry" | "company")[];
+            /** @description Free text for the team; not used for ranking */
+            note?: string | null;
+        };
+        /** @description The search to watch and how often */
+        CreateMonitor: {
+            /**
+             * Format: uuid
+             * @description A search of the project
+             */
+            search_id: string;
+            /**
+             * @description How often the search runs again
+             * @enum {string}
+             */
+            every: "hour" | "day" | "week";
+        };
+        /** @description Pause, resume or change the cadence: at least one of status, every */
+        UpdateMonitor: {
+            /**
+             * @description `paused` stops the runs, `active` resumes them
+             * @enum {string}
+             */
+            status?: "active" | "paused";
+            /**
+             * @description How often the search runs again
+             * @enum {string}
+             */
+            every?: "hour" | "day" | "week";
+        };
         /** @description Candidates to add */
         AddShortlistMembers: {
             /** @description 1 to 200 candidate ids from the people of the project's searches */
@@ -1091,14 +1242,14 @@ export interface components {
             /** @description Public https URL; private, loopback, link-local and metadata addresses are refused */
             url: string;
             /** @description Omit or ["*"] for every event */
-            events?: ("search.queued" | "search.started" | "search.completed" | "search.failed" | "shortlist.changed" | "webhook.test" | "billing.topped_up" | "*")[];
+            events?: ("search.queued" | "search.started" | "search.completed" | "search.failed" | "shortlist.changed" | "webhook.test" | "billing.topped_up" | "monitor.matched" | "*")[];
         };
         /** @description Changes to a webhook endpoint: at least one of url, events, enabled */
         UpdateWebhook: {
             /** @description Public https URL; private, loopback, link-local and metadata addresses are refused */
             url?: string;
-            /** @description Event types (search.queued, search.started, search.completed, search.failed, shortlist.changed, webhook.test, billing.topped_up) or ["*"] for every event, including types added later */
-            events?: ("search.queued" | "search.started" | "search.completed" | "search.failed" | "shortlist.changed" | "webhook.test" | "billing.topped_up" | "*")[];
+            /** @description Event types (search.queued, search.started, search.completed, search.failed, shortlist.changed, webhook.test, billing.topped_up, monitor.matched) or ["*"] for every event, including types added later */
+            events?: ("search.queued" | "search.started" | "search.completed" | "search.failed" | "shortlist.changed" | "webhook.test" | "billing.topped_up" | "monitor.matched" | "*")[];
             /** @description true turns a disabled endpoint back on and clears its abandon count */
             enabled?: boolean;
         };
@@ -1207,7 +1358,7 @@ export interface components {
             /** @enum {string} */
             kind: "added" | "removed" | "rescored" | "pass";
             /** @enum {string} */
-            source: "api" | "app" | "search" | "expansion" | "scoring" | "database_pass";
+            source: "api" | "app" | "search" | "expansion" | "scoring" | "database_pass" | "monitor" | "feedback";
             list_before: {
                 count: number;
                 candidate_ids: string[];
@@ -1273,6 +1424,49 @@ export interface components {
                 ledger: string;
             };
         };
+        MonitorMatchedEvent: {
+            /** @description Event id (evt_…); the same on every redelivery */
+            id: string;
+            /** @constant */
+            type: "monitor.matched";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            /** @constant */
+            api_version: "2026-11-20";
+            data: components["schemas"]["MonitorMatchedData"];
+        };
+        MonitorMatchedData: {
+            /** Format: uuid */
+            monitor_id: string;
+            /** Format: uuid */
+            search_id: string;
+            /** Format: uuid */
+            project_id: string;
+            /** @description The search pass the run was */
+            pass: number;
+            /** @description People the run delivered, none of them seen before in the project */
+            new_people: number;
+            /** @description Their candidate ids, best score first (at most 200) */
+            candidate_ids: string[];
+            links: {
+                /** Format: uri */
+                search: string;
+                /** Format: uri */
+                records: string;
+                /** Format: uri */
+                records_csv: string;
+                /** Format: uri */
+                shortlist: string;
+                /** Format: uri */
+                shortlist_csv: string;
+                /** Format: uri */
+                monitor: string;
+                /** Format: uri */
+                people: string;
+            };
+        };
         Health: {
             ok: boolean;
             checks: {
@@ -1330,6 +1524,8 @@ export interface components {
             created_at: string;
             started_at: string | null;
             last_pass?: components["schemas"]["SearchPass"];
+            /** @description What the search learned from its ratings; null before any (POST /searches/{searchId}/feedback) */
+            calibration: components["schemas"]["Calibration"] | null;
             links: components["schemas"]["SearchLinks"];
             /** @description true for an idempotent replay (200, no credit used) */
             reused: boolean;
@@ -1339,6 +1535,17 @@ export interface components {
             family?: string;
             /** @description O*NET-SOC codes */
             occupations?: string[];
+            /** @description The candidates a lookalike search started from */
+            like?: string[];
+            /** @description What the like examples have in common (the similarity signal compares people with it) */
+            likeness?: {
+                examples: number;
+                occupations: string[];
+                skills: string[];
+                title_words: string[];
+                industries: string[];
+                seniority: string[];
+            };
             titles?: string[];
             /** @description Every place the search wants, metro and locations included */
             places?: components["schemas"]["ResolvedPlace"][];
@@ -1377,7 +1584,7 @@ export interface components {
         SearchPass: {
             pass: number;
             /** @enum {string} */
-            kind: "launch" | "expansion" | "database_pass";
+            kind: "launch" | "expansion" | "database_pass" | "monitor" | "calibration";
             level: number | null;
             /** @enum {string} */
             status: "queued" | "running" | "complete" | "failed";
@@ -1388,6 +1595,37 @@ export interface components {
             shortlisted: number;
             broadening: unknown;
             criteria: components["schemas"]["ResolvedCriteria"];
+        };
+        /** @description What the search learned from its ratings (POST /searches/{searchId}/feedback) */
+        Calibration: {
+            /** @description Ratings learned from */
+            ratings: number;
+            good: number;
+            bad: number;
+            /** @description The calibration line's share of each score (0: the ratings changed nothing yet) */
+            share: number;
+            /** @description Criterion weight multipliers learned (criteria not listed keep their weight) */
+            weights: {
+                [key: string]: number;
+            };
+            /** @description The strongest values of people rated good, strongest first */
+            preferred: components["schemas"]["LearnedValue"][];
+            /** @description The strongest values of people rated not a fit, strongest first */
+            avoided: components["schemas"]["LearnedValue"][];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        LearnedValue: {
+            /** @enum {string} */
+            kind: "title" | "occupation" | "place" | "seniority" | "industry" | "company" | "company_size";
+            /** @description As people read it */
+            value: string;
+            /** @description Log-odds of a good rating it adds (above 0 preferred, below 0 avoided) */
+            weight: number;
+            /** @description People rated good with it */
+            good: number;
+            /** @description People rated not a fit with it */
+            bad: number;
         };
         /** @description A search in a list: the record without its job description, with an excerpt and its length */
         SearchListItem: {
@@ -1417,6 +1655,8 @@ export interface components {
             created_at: string;
             started_at: string | null;
             last_pass?: components["schemas"]["SearchPass"];
+            /** @description What the search learned from its ratings; null before any (POST /searches/{searchId}/feedback) */
+            calibration: components["schemas"]["Calibration"] | null;
             links: components["schemas"]["SearchLinks"];
             /** @description The first 500 characters of the job description the search was launched with (its record has all of it) */
             jd_text_excerpt: string | null;
@@ -1451,6 +1691,8 @@ export interface components {
             created_at: string;
             started_at: string | null;
             last_pass?: components["schemas"]["SearchPass"];
+            /** @description What the search learned from its ratings; null before any (POST /searches/{searchId}/feedback) */
+            calibration: components["schemas"]["Calibration"] | null;
             links: components["schemas"]["SearchLinks"];
         };
         PeoplePage: {
@@ -1564,6 +1806,64 @@ export interface components {
             pass: number;
             workflow_id: string;
         };
+        FeedbackAccepted: {
+            /** Format: uuid */
+            search_id: string;
+            /** @description Ratings in this call (a person rated twice counts once) */
+            received: number;
+            /** @description Of those, ratings that were new or differed from the stored one */
+            changed: number;
+            /** @description The search's ratings now */
+            ratings: number;
+            good: number;
+            bad: number;
+            /** @description calibration-<searchId>: learns from every rating once no new one came for a moment */
+            calibration_workflow_id: string;
+        };
+        StoredRating: {
+            /** Format: uuid */
+            candidate_id: string;
+            name: string;
+            /** @enum {string} */
+            verdict: "good" | "bad";
+            reasons: ("title" | "occupation" | "location" | "seniority" | "years" | "skills" | "industry" | "company")[];
+            note: string | null;
+            /**
+             * Format: date-time
+             * @description When this verdict was given (a repeat of the same rating keeps it)
+             */
+            rated_at: string;
+        };
+        Monitor: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            project_id: string;
+            /** Format: uuid */
+            search_id: string;
+            /** @enum {string} */
+            every: "hour" | "day" | "week";
+            /** @enum {string} */
+            status: "active" | "paused";
+            /** @description Why it is paused: manual, or it paused itself (no_credit, no_active_plan, provider_unavailable before a live run; search_failed) */
+            paused_reason: ("manual" | "no_credit" | "no_active_plan" | "provider_unavailable" | "search_failed") | null;
+            /** @description When the next run starts; null while paused */
+            next_run_at: string | null;
+            /** @description When the latest run finished */
+            last_run_at: string | null;
+            /** @description Runs finished (each a new pass of the search) */
+            runs: number;
+            /** @description People the runs delivered in all */
+            new_people_total: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        MonitorDeleted: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
         ShortlistMember: {
             /** Format: uuid */
             candidate_id: string;
@@ -1577,7 +1877,7 @@ export interface components {
             /** Format: date-time */
             added_at: string;
             /** @enum {string} */
-            source: "api" | "app" | "search" | "expansion" | "scoring" | "database_pass";
+            source: "api" | "app" | "search" | "expansion" | "scoring" | "database_pass" | "monitor" | "feedback";
         };
         ShortlistMembersAdded: {
             /** @description Ids newly put on the list */
@@ -5456,6 +5756,1666 @@ export interface operations {
                      * @example {
                      *       "error": {
                      *         "code": "search_running",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "service_unavailable",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_feedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Search id */
+                searchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ratings, latest first */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StoredRating"][];
+                        meta: {
+                            request_id: string;
+                            /** @description How many items there are in all */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description error.code: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "missing_api_key",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `api_access_disabled`, `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "api_access_disabled",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `search_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "search_not_found",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "service_unavailable",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    submit_feedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Search id */
+                searchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ratings": [
+                 *         {
+                 *           "candidate_id": "00000000-0000-4000-8000-000000000000",
+                 *           "verdict": "good",
+                 *           "reasons": [
+                 *             "industry",
+                 *             "seniority"
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["SubmitFeedback"];
+            };
+        };
+        responses: {
+            /** @description The ratings, stored; calibration follows */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FeedbackAccepted"];
+                        meta: {
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description error.code: `invalid_request` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "missing_api_key",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `api_access_disabled`, `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "api_access_disabled",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `search_not_found`, `candidate_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "search_not_found",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "service_unavailable",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    list_monitors: {
+        parameters: {
+            query?: {
+                /** @description Only this search's monitor */
+                search_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Project id */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The monitors */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Monitor"][];
+                        meta: {
+                            request_id: string;
+                            /** @description How many items there are in all */
+                            total: number;
+                        };
+                    };
+                };
+            };
+            /** @description error.code: `invalid_request` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "missing_api_key",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `api_access_disabled`, `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "api_access_disabled",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `project_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "project_not_found",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "service_unavailable",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    create_monitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Project id */
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "search_id": "5f0c6d6e-3a4b-4c8d-9e1f-2a3b4c5d6e7f",
+                 *       "every": "day"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateMonitor"];
+            };
+        };
+        responses: {
+            /** @description The monitor, active; its first run is one period from now */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Monitor"];
+                        meta: {
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description error.code: `invalid_request` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "missing_api_key",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `api_access_disabled`, `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "api_access_disabled",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `project_not_found`, `search_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "project_not_found",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `search_not_finished`, `monitor_exists`, `monitor_limit_reached` */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "search_not_finished",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "payload_too_large",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "unsupported_media_type",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "service_unavailable",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    get_monitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Monitor id */
+                monitorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The monitor */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Monitor"];
+                        meta: {
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description error.code: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "missing_api_key",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `api_access_disabled`, `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "api_access_disabled",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `monitor_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "monitor_not_found",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "service_unavailable",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    delete_monitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Monitor id */
+                monitorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The monitor is gone */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MonitorDeleted"];
+                        meta: {
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description error.code: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "missing_api_key",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `api_access_disabled`, `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "api_access_disabled",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `monitor_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "monitor_not_found",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `rate_limited` */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "rate_limited",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `internal_error` */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "internal_error",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "service_unavailable",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    update_monitor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Monitor id */
+                monitorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "paused"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateMonitor"];
+            };
+        };
+        responses: {
+            /** @description The monitor after the change */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Monitor"];
+                        meta: {
+                            request_id: string;
+                        };
+                    };
+                };
+            };
+            /** @description error.code: `invalid_request` */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "invalid_request",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "missing_api_key",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `api_access_disabled`, `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "api_access_disabled",
+                     *         "message": "…",
+                     *         "details": null,
+                     *         "request_id": "req_0123"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_0123"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description error.code: `monitor_not_found` */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "monitor_not_found",
                      *         "message": "…",
                      *         "details": null,
                      *         "request_id": "req_0123"
@@ -12477,6 +14437,28 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["BillingToppedUpEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    event_monitor_matched: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MonitorMatchedEvent"];
             };
         };
         responses: {

@@ -6,6 +6,7 @@ import { registerAdminCommands } from './admin.commands';
 import { registerBillingCommands } from './billing.commands';
 import { UsageError } from './args';
 import type { CliContext, CliHost, RegisterCommands } from './command';
+import { registerMonitorCommands } from './monitors.commands';
 import { registerOpsCommands } from './ops.commands';
 import { registerUserCommands } from './users.commands';
 import { registerWebhookCommands } from './webhooks.commands';
@@ -36,6 +37,7 @@ const COMMAND_MODULES: RegisterCommands[] = [
   registerWebhookCommands,
   registerBillingCommands,
   registerUserCommands,
+  registerMonitorCommands,
 ];
 
 /** Thrown by `host.action` when the configuration is missing or bad (exit 2 with a hint). */

@@ -78,3 +78,18 @@ export function companyRecord(index: number): CompanyRecord {
 }
 
 export const COMPANY_COUNT = COMPANIES.length;
+
+let sizesByName: Map<string, string> | undefined;
+
+/**
+ * The size bucket of a built-in company by name (case-insensitive), null for a company the
+ * directory does not hold (a live source's). Profiles name their company only; calibration
+ * learns size preferences from this.
+ */
+export function companySizeOf(name: string): string | null {
+  if (!sizesByName) {
+    sizesByName = new Map();
+    for (let i = 0; i < COMPANY_COUNT; i++) sizesByName.set(COMPANIES[i].name.toLowerCase(), companyRecord(i).size);
+  }
+  return sizesByName.get(name.trim().toLowerCase()) ?? null;
+}

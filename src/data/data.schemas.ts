@@ -4,7 +4,7 @@ import { IDEMPOTENCY_KEY, resultPageFields } from '../searches/searches.schemas'
 
 /** Request and response schemas of the data endpoints (DESIGN.md §9). */
 
-const idempotencyKey = z.string().regex(IDEMPOTENCY_KEY, 'must be 8 to 160 printable characters');
+const idempotencyKey = z.string().regex(IDEMPOTENCY_KEY, 'must be 8 to 160 printable characters, not starting or ending with a space');
 const text = (max: number) => trimmedText(max);
 
 /** The header form of the idempotency key (the body's `idempotencyKey` is the other; the header wins). */

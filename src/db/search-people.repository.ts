@@ -67,6 +67,19 @@ export function searchPeopleRepository(db: Db) {
     async recordPage(searchId: string, pass: number, page: number, record: PageRecord): Promise<void> {
       await db('search_pages').insert({ search_id: searchId, pass, page, ...record });
     },
+    /** Which of these people are not new to the project: found by this search, or delivered by another (monitor and lookalike passes deliver only the others). */
+    async knownInProject(projectId: string, searchId: string, personIds: string[]): Promise<Set<string>> {
+      if (personIds.length === 0) return new Set();
+      // Found by this search at all, or delivered (read and scored) by another of the project: a
+      // person another search only listed unread is still new to the recruiter.
+      const rows: { person_id: string }[] = await db('search_people as sp')
+        .join('searches as s', 's.id', 'sp.search_id')
+        .where('s.project_id', projectId)
+        .andWhere((w) => w.where('sp.search_id', searchId).orWhere('sp.status', 'scored'))
+        .whereIn('sp.person_id', personIds)
+        .distinct('sp.person_id');
+      return new Set(rows.map((r) => r.person_id));
+    },
     /** Which of these people the search has already found. */
     async knownPersonIds(searchId: string, personIds: string[]): Promise<Set<string>> {
       const rows: { person_id: string }[] = await db('search_people').where({ search_id: searchId }).whereIn('person_id', personIds).select('person_id');

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { copyCsv } from './copy-csv';
 import type { Db } from './knex';
 import type { ResolvedCriteria } from '../domain/criteria';
+import type { Calibration } from '../ranking/calibration';
 import type { ScoringWeights } from '../ranking/scoring';
 
 export type SearchStatus = 'queued' | 'running' | 'complete' | 'failed';
@@ -29,6 +30,8 @@ export interface SearchRow {
   failure_reason: string | null;
   /** Weights of an applied scoring change; null means the defaults. */
   scoring_weights: Partial<ScoringWeights> | null;
+  /** What the search learned from its ratings (src/searches/calibration.service.ts); null before any. */
+  calibration: StoredCalibration | null;
   created_at: Date;
   started_at: Date | null;
   closed_at: Date | null;
@@ -36,7 +39,16 @@ export interface SearchRow {
   updated_at: Date;
 }
 
-export type PassKind = 'launch' | 'expansion' | 'database_pass';
+/** A calibration as stored: the model, and what makes its run idempotent. */
+export interface StoredCalibration extends Calibration {
+  /** The ratings learned from, as a hash: the same ratings are not learned from twice. */
+  fingerprint: string;
+  /** The calibration run that wrote it, and the pass it booked (null: none, e.g. a live search). */
+  request_id: string;
+  pass: number | null;
+}
+
+export type PassKind = 'launch' | 'expansion' | 'database_pass' | 'monitor' | 'calibration';
 
 /** A pass of a search (search_passes); passes are written through searchPassRepository. */
 export interface PassRow {
@@ -83,6 +95,7 @@ export type SearchChanges = Partial<
     | 'failure_reason'
     | 'criteria'
     | 'scoring_weights'
+    | 'calibration'
     | 'profiles_read'
     | 'delivered'
     | 'shortlisted'

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { copyCsv } from './copy-csv';
 import type { Db } from './knex';
 
-export type ShortlistSource = 'api' | 'app' | 'search' | 'expansion' | 'scoring' | 'database_pass';
+export type ShortlistSource = 'api' | 'app' | 'search' | 'expansion' | 'scoring' | 'database_pass' | 'monitor' | 'feedback';
 
 export interface NewMember {
   project_id: string;

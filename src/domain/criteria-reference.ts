@@ -104,6 +104,14 @@ export function describeCriteria(): CriteriaDescription {
       max_items: B.occupations.maxItems,
       allowed: { lookup: 'GET /reference/occupations?q=' },
     },
+    like: {
+      type: 'array',
+      items: 'string',
+      required: false,
+      description:
+        'Candidate ids (from your searches) to find more people like: the search derives occupations, titles, places, seniority, skills and industries from their profiles for the fields you leave out (shown in its criteria), scores how alike each person is, and never delivers people the project already has.',
+      max_items: B.like.maxItems,
+    },
     titles: {
       type: 'array',
       items: 'string',

@@ -48,6 +48,7 @@ export const CRITERIA_BOUNDS = {
   locations: { maxItems: 20 },
   places: { maxItems: 20 },
   occupations: { maxItems: 10 },
+  like: { minItems: 1, maxItems: 10 },
   seniority: { maxItems: SENIORITIES.length },
   exclude_companies: { maxItems: 100, minLength: 1, maxLength: 200 },
   /** Length bound for the single reference-valued strings (family, metro, industry, skill, location). */
@@ -55,12 +56,14 @@ export const CRITERIA_BOUNDS = {
 } as const;
 
 /** Fields of which at least one must be present (non-empty) for a search to have something to look for. */
-export const SEARCHABLE_FIELDS = ['family', 'occupations', 'titles', 'skills', 'must_have_skills', 'industries'] as const;
+export const SEARCHABLE_FIELDS = ['family', 'occupations', 'titles', 'skills', 'must_have_skills', 'industries', 'like'] as const;
 
 export interface Criteria {
   family?: string;
   /** O*NET-SOC 2019 codes (DESIGN.md §4a); `family` follows from them when one maps to a family. */
   occupations?: string[];
+  /** Candidates of the workspace to find more people like (DESIGN.md §13); the launch derives the other fields from them. */
+  like?: string[];
   titles?: string[];
   /** Where people should be (DESIGN.md §4a); `metro` and `locations` are older shorthands for places. */
   places?: PlaceInput[];
@@ -84,7 +87,22 @@ export type ResolvedCriteria = Omit<Criteria, 'target' | 'read_budget' | 'shortl
   shortlist_threshold: number;
   /** Every place the search wants, resolved: `places` as given, then `metro` and `locations`. */
   places?: ResolvedPlace[];
+  /** What the `like` examples have in common (set by the launch from their profiles): the similarity signal reads it. */
+  likeness?: Likeness;
 };
+
+/** The examples of a lookalike search, summed up for the similarity signal (src/searches/lookalikes.ts). */
+export interface Likeness {
+  /** How many examples it sums up. */
+  examples: number;
+  occupations: string[];
+  /** Lower case, most shared first. */
+  skills: string[];
+  /** Title words (lower case, without level words). */
+  title_words: string[];
+  industries: string[];
+  seniority: Seniority[];
+}
 
 const HINT_CRITERIA = 'see GET /reference/criteria';
 
@@ -192,7 +210,6 @@ const criteriaObject = z.strictObject({
         .trim()
         .min(RB.minLength)
         .max(RB.maxLength)
-        .describe('An O*NET-SOC 2019 code, e.g. 29-1051.00 (29-1051 is taken as 29-1051.00)')
         .superRefine((v, ctx) => {
           if (resolveOccupation(v) === undefined) {
             ctx.addIssue({
@@ -201,10 +218,21 @@ const criteriaObject = z.strictObject({
               input: v,
             });
           }
+        })
+        // The document lists the codes with data, as it lists skills; 29-1051 (no suffix) is taken too, unpromised.
+        .meta({
+          description: 'An O*NET-SOC 2019 code, e.g. 29-1051.00 (29-1051 is taken as 29-1051.00)',
+          enum: occupations().all.map((o) => o.code),
         }),
     )
     .max(CRITERIA_BOUNDS.occupations.maxItems)
     .optional(),
+  like: z
+    .array(z.uuid({ error: 'like takes candidate ids (UUIDs) of your searches' }))
+    .min(CRITERIA_BOUNDS.like.minItems)
+    .max(CRITERIA_BOUNDS.like.maxItems)
+    .optional()
+    .describe('Candidate ids to find more people like (1–10); the search derives occupations, titles, places, seniority, skills and industries from them'),
   titles: z.array(trimmedText(TB.maxLength)).max(TB.maxItems).optional(),
   places: z.array(placeInput).max(CRITERIA_BOUNDS.places.maxItems).optional(),
   metro: referenceString(
@@ -330,6 +358,8 @@ function resolveCriteria(c: ParsedCriteria): ResolvedCriteria {
   const family = c.family !== undefined ? resolveFamily(c.family)?.id : occupationCodes?.map((code) => occupations().byCode(code)?.family).find((f) => !!f);
   if (family) out.family = family;
   if (occupationCodes) out.occupations = occupationCodes;
+  const like = canonList(c.like, (v) => v.toLowerCase());
+  if (like) out.like = like;
   const titles = canonList(c.titles, (v) => v.replace(/\s+/g, ' '));
   if (titles) out.titles = titles;
   const metro = c.metro !== undefined ? resolveMetroId(c.metro) : undefined;

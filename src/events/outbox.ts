@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   'shortlist.changed',
   'webhook.test',
   'billing.topped_up',
+  'monitor.matched',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

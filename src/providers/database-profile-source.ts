@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import { canonicalJson, type ResolvedCriteria } from '../domain/criteria';
 import type { PersonProfile } from '../domain/profile';
 import { rankedQuery } from '../ranking/retrieval';
 import { scoreProfile } from '../ranking/scoring';
 import type { Db } from '../db/knex';
 import { peopleRepository, type RankedCandidate } from '../db/people.repository';
-import type { CandidateSummary, ProfileSource } from './profile-source';
+import type { CandidateSummary, PageRanking, ProfileSource } from './profile-source';
 
 /** What the scorer reads of a candidate, from the people-table columns (no experience history). */
 const asProfile = (c: RankedCandidate): PersonProfile =>
@@ -43,6 +44,11 @@ const summaryOf = (c: RankedCandidate): CandidateSummary => ({
 
 /** Pages fetched per ranking query: a pass usually reads from the first window only. */
 const WINDOW_PAGES = 16;
+/**
+ * A calibrated search ranks wider windows: the estimate does not know what was learned, so people
+ * it puts further down can be the best under the calibration.
+ */
+const CALIBRATED_WINDOW_PAGES = 64;
 const CACHE_ENTRIES = 64;
 const CACHE_TTL_MS = 10 * 60_000;
 
@@ -60,14 +66,15 @@ export function databaseProfileSource(db: Db): ProfileSource {
   // per process, keyed by what decides the ranking. Worst case after a corpus change: a pass in
   // the next minutes pages through the previous ranking.
   const windows = new Map<string, { rows: CandidateSummary[]; at: number }>();
-  const rankedWindow = async (criteria: ResolvedCriteria, window: number, pageSize: number) => {
+  const rankedWindow = async (criteria: ResolvedCriteria, window: number, pageSize: number, pages: number, calibrated?: PageRanking) => {
     const { target: _t, read_budget: _r, shortlist_threshold: _s, ...ranking } = criteria;
-    const key = `${canonicalJson(ranking)}|${pageSize}|${window}`;
+    const learned = calibrated ? createHash('sha1').update(JSON.stringify(calibrated)).digest('hex') : '';
+    const key = `${canonicalJson(ranking)}|${pageSize}|${window}|${learned}`;
     const hit = windows.get(key);
     if (hit && Date.now() - hit.at < CACHE_TTL_MS) return hit.rows;
-    const ranked = await people.ranked(rankedQuery(criteria), window * WINDOW_PAGES * pageSize, WINDOW_PAGES * pageSize);
+    const ranked = await people.ranked(rankedQuery(criteria), window * pages * pageSize, pages * pageSize);
     const rows = ranked
-      .map((c, i) => ({ c, i, score: scoreProfile(asProfile(c), criteria).score }))
+      .map((c, i) => ({ c, i, score: scoreProfile(asProfile(c), criteria, calibrated?.weights, calibrated?.calibration).score }))
       .sort((a, b) => b.score - a.score || a.i - b.i)
       .map((x) => summaryOf(x.c));
     windows.set(key, { rows, at: Date.now() });
@@ -77,9 +84,10 @@ export function databaseProfileSource(db: Db): ProfileSource {
 
   return {
     name: 'database',
-    async searchPage(criteria, page, pageSize) {
-      const rows = await rankedWindow(criteria, Math.floor(page / WINDOW_PAGES), pageSize);
-      const start = (page % WINDOW_PAGES) * pageSize;
+    async searchPage(criteria, page, pageSize, ranking) {
+      const pages = ranking ? CALIBRATED_WINDOW_PAGES : WINDOW_PAGES;
+      const rows = await rankedWindow(criteria, Math.floor(page / pages), pageSize, pages, ranking);
+      const start = (page % pages) * pageSize;
       return rows.slice(start, start + pageSize);
     },
 

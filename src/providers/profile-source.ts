@@ -1,5 +1,7 @@
 import type { ResolvedCriteria } from '../domain/criteria';
 import type { PersonProfile } from '../domain/profile';
+import type { Calibration } from '../ranking/calibration';
+import type { ScoringWeights } from '../ranking/signals';
 
 /** What a result page of the network shows about a person before their profile is read. */
 export interface CandidateSummary {
@@ -22,8 +24,11 @@ export interface CandidateSummary {
  */
 export interface ProfileSource {
   readonly name: string;
-  /** Page `page` (0-based) of the ranked results; fewer than `pageSize` means the pool is exhausted. */
-  searchPage(criteria: ResolvedCriteria, page: number, pageSize: number): Promise<CandidateSummary[]>;
+  /**
+   * Page `page` (0-based) of the ranked results; fewer than `pageSize` means the pool is exhausted.
+   * `ranking`: a calibrated search's weights and what it learned, for a source that can rank by them.
+   */
+  searchPage(criteria: ResolvedCriteria, page: number, pageSize: number, ranking?: PageRanking): Promise<CandidateSummary[]>;
   /** Full profiles of the given people; people the source no longer has are missing from the map. */
   readProfiles(personIds: string[]): Promise<Map<string, PersonProfile>>;
   /**
@@ -32,6 +37,12 @@ export interface ProfileSource {
    * billed). Unset: a page's profiles are read in one call.
    */
   readonly billedReadBatch?: number;
+}
+
+/** How a calibrated search wants its results ordered (ranking/calibration.ts). */
+export interface PageRanking {
+  weights: Partial<ScoringWeights> | null;
+  calibration: Calibration;
 }
 
 export const PAGE_SIZE = 25;

@@ -9,13 +9,17 @@
  * - A missing must-have skill caps the score at 40 and is listed in `must_have_missing`.
  * - Currently at an excluded company (case-insensitive) → score 0, `excluded: true`.
  * - Missing or malformed profile fields count as no match; they never throw.
+ * - A calibrated search (ranking/calibration.ts) multiplies the weights by what it learned and
+ *   adds a `calibration` line weighing `share` of the score.
  */
 import type { ResolvedCriteria } from '../domain/criteria';
 import type { PersonProfile } from '../domain/profile';
+import { calibratedWeights, calibrationLine, type Calibration } from './calibration';
 import { defaultWeightsFor, experienceOf, SIGNALS, type ScoringWeights, type SignalName } from './signals';
 
 export { DEFAULT_WEIGHTS, YEARS_DECAY, type ScoringWeights } from './signals';
-export type CriterionName = SignalName;
+/** A signal, or the line a search's calibration adds (ranking/calibration.ts). */
+export type CriterionName = SignalName | 'calibration';
 
 export interface CriterionScore {
   criterion: CriterionName;
@@ -52,15 +56,24 @@ export function effectiveWeights(weights: Partial<ScoringWeights> | null | undef
   return out;
 }
 
-export function scoreProfile(profile: PersonProfile, criteria: ResolvedCriteria, weights?: Partial<ScoringWeights> | null): ScoreResult {
-  const w = effectiveWeights(weights, criteria);
+export function scoreProfile(
+  profile: PersonProfile,
+  criteria: ResolvedCriteria,
+  weights?: Partial<ScoringWeights> | null,
+  calibration?: Calibration | null,
+): ScoreResult {
+  const w = calibratedWeights(effectiveWeights(weights, criteria), calibration);
   const personSkills = new Set((Array.isArray(profile.skills) ? profile.skills : []).map((s) => lower(str(s))));
   const mustHaveMissing = (criteria.must_have_skills ?? []).filter((s) => !personSkills.has(lower(s)));
   const company = lower(str(profile.company) || (experienceOf(profile)[0]?.company ?? ''));
   const excluded = company !== '' && (criteria.exclude_companies ?? []).some((x) => lower(x.trim()) === company);
 
   const counted = SIGNALS.filter((s) => w[s.name] > 0 && s.applies(criteria)).map((s) => ({ signal: s, ...s.score(profile, criteria) }));
-  const totalWeight = counted.reduce((sum, c) => sum + w[c.signal.name], 0);
+  const criteriaWeight = counted.reduce((sum, c) => sum + w[c.signal.name], 0);
+  const line = criteriaWeight > 0 ? calibrationLine(profile, calibration) : null;
+  // The line's weight makes it `share` of the total.
+  const lineWeight = line ? (criteriaWeight * calibration!.share) / (1 - calibration!.share) : 0;
+  const totalWeight = criteriaWeight + lineWeight;
   const breakdown: CriterionScore[] = counted.map((c) => ({
     criterion: c.signal.name,
     weight: w[c.signal.name],
@@ -68,8 +81,17 @@ export function scoreProfile(profile: PersonProfile, criteria: ResolvedCriteria,
     points: roundInt((100 * w[c.signal.name] * c.match) / totalWeight),
     reason: c.reason,
   }));
+  if (line)
+    breakdown.push({
+      criterion: 'calibration',
+      weight: round2(lineWeight),
+      match: round2(line.match),
+      points: roundInt((100 * lineWeight * line.match) / totalWeight),
+      reason: line.reason,
+    });
 
-  let score = totalWeight > 0 ? roundInt((100 * counted.reduce((sum, c) => sum + w[c.signal.name] * c.match, 0)) / totalWeight) : 0;
+  const sum = counted.reduce((s, c) => s + w[c.signal.name] * c.match, 0) + lineWeight * (line?.match ?? 0);
+  let score = totalWeight > 0 ? roundInt((100 * sum) / totalWeight) : 0;
   score = Math.min(100, Math.max(0, score));
   if (mustHaveMissing.length > 0) score = Math.min(score, MUST_HAVE_CAP);
   if (excluded) score = 0;

@@ -13,7 +13,7 @@ import type { ResolvedCriteria } from '../domain/criteria';
 import { SENIORITIES, type PersonProfile, type Seniority } from '../domain/profile';
 import { findFamily } from '../reference/taxonomy';
 import { locationSql, placesOf, scoreLocation, type PlaceQuery } from './location';
-import { titleMatch } from './title-match';
+import { titleMatch, titleTokens } from './title-match';
 import { broadOccupationOf, occupations, socOf } from '../reference/occupations';
 
 export interface SignalScore {
@@ -298,6 +298,39 @@ export const SIGNALS = [
       }),
     },
   },
+  {
+    name: 'similarity',
+    defaultWeight: 30,
+    describes:
+      'How alike the person is to the search’s `like` examples: the average of their occupation (as the occupation signal counts it), the share of their skills the examples list, their title words, their industry and their level.',
+    applies: (c) => !!c.likeness && c.likeness.examples > 0,
+    score(profile, c) {
+      const like = c.likeness!;
+      const occupation = (profile as { occupation?: { onet_code?: unknown } | null }).occupation;
+      const code = str(occupation?.onet_code);
+      const skills = strList(profile.skills).map(lower);
+      const titleWords = titleTokens(str(profile.title));
+      const industry = lower(str(profile.industry));
+      const level = str(profile.seniority);
+      const shared = skills.filter((s) => like.skills.includes(s));
+      const parts = [
+        occupationMatch(code, like.occupations),
+        skills.length ? Math.min(1, shared.length / Math.min(skills.length, 5)) : 0,
+        titleWords.length ? titleWords.filter((w) => like.title_words.includes(w)).length / titleWords.length : 0,
+        industry !== '' && like.industries.includes(industry) ? 1 : 0,
+        like.seniority.length ? seniorityMatch(level, like.seniority) : 1,
+      ];
+      const match = parts.reduce((a, b) => a + b, 0) / parts.length;
+      const said = [
+        parts[0] > 0 ? `occupation ${code}` : '',
+        shared.length ? `${shared.length} shared skill${shared.length > 1 ? 's' : ''}` : '',
+        parts[3] ? `industry ${str(profile.industry)}` : '',
+      ].filter(Boolean);
+      return { match, reason: `like ${like.examples} example${like.examples > 1 ? 's' : ''}${said.length ? `: ${said.join(', ')}` : ': little in common'}` };
+    },
+    // The examples' shared values are in the criteria the retrieval reads; the likeness itself needs the whole profile.
+    retrieval: { scoredAfterReading: 'compares whole profiles (skills, title words, industry, level) with the examples' },
+  },
 ] as const satisfies readonly Signal[];
 
 export type SignalName = (typeof SIGNALS)[number]['name'];
@@ -313,6 +346,14 @@ export const signalNamed = (name: SignalName): Signal => SIGNALS.find((s) => s.n
  */
 export const OUTSIDE_FAMILY_WEIGHTS: Readonly<ScoringWeights> = Object.freeze({ ...DEFAULT_WEIGHTS, title: 40, occupation: 30, location: 30 });
 
-/** The default weights for a search's criteria: outside the families when it has occupations and no family. */
-export const defaultWeightsFor = (c: Pick<ResolvedCriteria, 'occupations' | 'family'> | undefined): Readonly<ScoringWeights> =>
-  c && !c.family && (c.occupations?.length ?? 0) > 0 ? OUTSIDE_FAMILY_WEIGHTS : DEFAULT_WEIGHTS;
+/**
+ * A lookalike search starts from people, not words: the examples' titles span levels ("Junior",
+ * "Lead"), so title words weigh less, and where the examples are and what they do weigh more.
+ */
+export const LOOKALIKE_WEIGHTS: Readonly<ScoringWeights> = Object.freeze({ ...DEFAULT_WEIGHTS, title: 20, occupation: 30, location: 40 });
+
+/** The default weights for a search's criteria: lookalike when it has examples, outside the families when it has occupations and no family. */
+export const defaultWeightsFor = (c: Pick<ResolvedCriteria, 'occupations' | 'family' | 'likeness'> | undefined): Readonly<ScoringWeights> => {
+  if (c?.likeness && c.likeness.examples > 0) return LOOKALIKE_WEIGHTS;
+  return c && !c.family && (c.occupations?.length ?? 0) > 0 ? OUTSIDE_FAMILY_WEIGHTS : DEFAULT_WEIGHTS;
+};

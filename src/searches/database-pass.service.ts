@@ -58,7 +58,7 @@ export async function runDatabasePass(db: Db, ref: { searchId: string; pass: num
     const scores = rows.map((r) => {
       const profile = r.latest ?? r.snapshot; // a person gone from the database keeps their last profile
       if (r.latest && r.latest.updated_at !== r.snapshot.updated_at) refreshed += 1;
-      const scored = scoreProfile(profile, search.criteria, weights);
+      const scored = scoreProfile(profile, search.criteria, weights, search.calibration);
       return { candidate_id: r.candidate_id, score: scored.score, breakdown: scored.breakdown, profile: r.latest ?? undefined };
     });
     await people.storeScores(search.id, scores);

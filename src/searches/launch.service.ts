@@ -21,6 +21,7 @@ import { providerUnavailable } from '../providers/provider-errors';
 import { workflowIds } from '../temporal/workflow-ids';
 import type { LaunchBody } from './searches.schemas';
 import { searchEventData } from './searches.presenter';
+import { withExamples } from './lookalikes';
 
 export const LAUNCH_ROUTE = 'launch_search';
 /** Searches waiting for a slot before launches are refused (DESIGN.md §4). */
@@ -186,7 +187,9 @@ export async function launchSearch(db: Db, req: LaunchRequest): Promise<LaunchRe
   const known = await projectOf(db, req.workspace.id, req.projectId);
   const replay = await replayOf(db, req.workspace.id, known.id, idempotencyKey, bodyHash);
   if (replay) return replay;
-  const resolved = await resolveCriteria(body, req.reader);
+  const read = await resolveCriteria(body, req.reader);
+  // A lookalike search's examples fill what the request left out (reads only; outside the lock).
+  const resolved = { ...read, criteria: await withExamples(db, req.workspace.id, read.criteria) };
 
   return db.transaction(async (trx) => {
     const searches = searchRepository(trx);

@@ -21,9 +21,21 @@ export interface PageOutcome {
   stop: StopReason | null;
 }
 
-/** The pass reads within its own budget; the target counts everyone the search has shortlisted. */
+/**
+ * The places of the target filled so far: everyone the search has shortlisted, except in a
+ * monitor pass, which fills a target of its own (a search that reached its target still takes
+ * the new people a monitor finds).
+ */
+export const shortlistFilled = (search: Pick<SearchRow, 'shortlisted'>, pass: Pick<PassRow, 'kind' | 'shortlisted'>): number =>
+  pass.kind === 'monitor' ? pass.shortlisted : search.shortlisted;
+
+/**
+ * The pass reads within its own budget; the target counts the places filled (shortlistFilled). A
+ * calibration pass reads its whole budget: it looks for people better under what was learned,
+ * whether or not the list has room for them.
+ */
 export function stopReasonAfter(search: SearchRow, pass: PassRow, returned: number): StopReason | null {
-  if (search.shortlisted >= pass.criteria.target) return 'target_reached';
+  if (pass.kind !== 'calibration' && shortlistFilled(search, pass) >= pass.criteria.target) return 'target_reached';
   if (returned < PAGE_SIZE) return 'pool_exhausted';
   if (pass.profiles_read >= pass.criteria.read_budget) return 'read_budget_reached';
   return null;
@@ -85,6 +97,10 @@ export interface PageState {
   budget: number;
   weights: SearchRow['scoring_weights'] | undefined;
   shortlisted: number;
+  /** What the search learned from its ratings (ranking/calibration.ts). */
+  calibration?: SearchRow['calibration'];
+  /** Read on once the target is filled (a calibration pass); only shortlisting stops there. */
+  readPastTarget?: boolean;
 }
 
 /**
@@ -110,13 +126,13 @@ export function decidePage(
   for (const result of fresh) {
     const profile = profiles.get(result.person_id);
     const candidateId = candidateIds.get(result.person_id)!;
-    if (!profile || read >= budget || shortlisted >= criteria.target) {
+    if (!profile || read >= budget || (!state.readPastTarget && shortlisted >= criteria.target)) {
       people.push({ result, candidateId, scored: null });
       continue;
     }
     read += 1;
-    const { score, breakdown } = scoreProfile(profile, criteria, weights);
-    if (score >= criteria.shortlist_threshold && !alreadyListed.has(candidateId)) {
+    const { score, breakdown } = scoreProfile(profile, criteria, weights, state.calibration);
+    if (score >= criteria.shortlist_threshold && !alreadyListed.has(candidateId) && shortlisted < criteria.target) {
       shortlist.push(candidateId);
       shortlisted += 1;
     }

@@ -5,7 +5,7 @@ import { projectRepository } from '../db/project.repository';
 import { searchPassRepository } from '../db/search-pass.repository';
 import { searchPeopleRepository, type NewSearchPerson } from '../db/search-people.repository';
 import { searchRepository, type Outcome, type PassRow, type SearchRow, type StopReason } from '../db/search.repository';
-import { shortlistRepository } from '../db/shortlist.repository';
+import { shortlistRepository, type ShortlistSource } from '../db/shortlist.repository';
 import { workspaceRepository } from '../db/workspace.repository';
 import type { ResolvedCriteria } from '../domain/criteria';
 import type { PersonProfile } from '../domain/profile';
@@ -14,7 +14,7 @@ import { AppError } from '../domain/errors';
 import { writeEvent } from '../events/outbox';
 import { PAGE_SIZE, type ProfileSource } from '../providers/profile-source';
 import { refundKey, reserveKey, searchLimits } from './launch.service';
-import { closedPassOutcome, decidePage, pageOutcome, readBudgetLeft, type PageDecision, type PageOutcome } from './page-decision';
+import { closedPassOutcome, decidePage, pageOutcome, readBudgetLeft, shortlistFilled, type PageDecision, type PageOutcome } from './page-decision';
 import { searchEventData } from './searches.presenter';
 import { workflowIds } from '../temporal/workflow-ids';
 import { shortlistSnapshot, writeShortlistChanged } from '../shortlist/shortlist.service';
@@ -64,6 +64,23 @@ export async function claimSlot(db: Db, ref: PassRef, baseUrl: string): Promise<
 
 const findPass = async (db: Db, ref: PassRef): Promise<PassRow> => (await searchPassRepository(db).find(ref.searchId, ref.pass))!;
 
+/** What the people a pass adds to the shortlist are recorded as coming from. */
+const shortlistSource = (pass: PassRow): ShortlistSource =>
+  pass.kind === 'monitor' ? 'monitor' : pass.kind === 'calibration' ? 'feedback' : pass.pass === 1 ? 'search' : 'expansion';
+
+/** A monitor's pass and a lookalike search deliver only people the project has not seen. */
+const deliversOnlyNew = (pass: PassRow) => pass.kind === 'monitor' || (pass.criteria.like?.length ?? 0) > 0;
+
+/**
+ * Which of the page's people are not new: found by the search already or, for a monitor pass or
+ * a lookalike search, by any search of the project.
+ */
+async function knownPeople(db: Db, search: SearchRow, pass: PassRow, results: readonly { person_id: string }[]): Promise<Set<string>> {
+  const ids = results.map((r) => r.person_id);
+  const people = searchPeopleRepository(db);
+  return deliversOnlyNew(pass) ? people.knownInProject(search.project_id, search.id, ids) : people.knownPersonIds(search.id, ids);
+}
+
 /**
  * The profiles a page reads, in result order. A source that bills each read (`billedReadBatch`)
  * is asked only for as many as could still fill the shortlist, scoring each batch before the
@@ -78,6 +95,7 @@ async function readProfilesForPage(
   criteria: ResolvedCriteria,
   ids: string[],
   heartbeat: () => void,
+  filled: number,
 ): Promise<Map<string, PersonProfile>> {
   const batch = source.billedReadBatch;
   if (batch === undefined || ids.length === 0) {
@@ -88,7 +106,7 @@ async function readProfilesForPage(
   const listed = await shortlistRepository(db).listedPeople(search.project_id, ids);
   const weights = search.scoring_weights ?? undefined;
   const profiles = new Map<string, PersonProfile>();
-  let places = criteria.target - search.shortlisted; // shortlist places this page could still fill
+  let places = criteria.target - filled; // shortlist places this page could still fill
   for (let next = 0; next < ids.length && places > 0;) {
     const asked = ids.slice(next, next + Math.min(batch, places));
     next += asked.length;
@@ -98,7 +116,7 @@ async function readProfilesForPage(
       const profile = read.get(id);
       if (!profile) continue;
       profiles.set(id, profile);
-      if (!listed.has(id) && scoreProfile(profile, criteria, weights).score >= criteria.shortlist_threshold) places -= 1;
+      if (!listed.has(id) && scoreProfile(profile, criteria, weights, search.calibration).score >= criteria.shortlist_threshold) places -= 1;
     }
   }
   return profiles;
@@ -131,12 +149,11 @@ export async function processPage(
   if (done) return pageOutcome(search, pass, done.returned, done.read);
 
   const { criteria } = pass;
-  const results = await source.searchPage(criteria, ref.page, PAGE_SIZE);
+  // A calibrated search reads best-first under what it learned.
+  const ranking = search.calibration ? { weights: search.scoring_weights, calibration: search.calibration } : undefined;
+  const results = await source.searchPage(criteria, ref.page, PAGE_SIZE, ranking);
   heartbeat();
-  const known = await people.knownPersonIds(
-    ref.searchId,
-    results.map((r) => r.person_id),
-  );
+  const known = await knownPeople(db, search, pass, results);
   const fresh = results.filter((r) => !known.has(r.person_id));
   const budget = readBudgetLeft(pass);
   const profiles = await readProfilesForPage(
@@ -146,6 +163,7 @@ export async function processPage(
     criteria,
     fresh.slice(0, budget).map((r) => r.person_id),
     heartbeat,
+    shortlistFilled(search, pass),
   );
 
   return db.transaction(async (trx) => {
@@ -157,16 +175,21 @@ export async function processPage(
     const again = await peopleTx.processedPage(ref.searchId, ref.pass, ref.page);
     if (again) return pageOutcome(locked, lockedPass, again.returned, again.read);
 
+    // Another search of the project may have found some of them meanwhile.
+    const seenMeanwhile = deliversOnlyNew(lockedPass) ? await knownPeople(trx, locked, lockedPass, fresh) : new Set<string>();
+    const unseen = fresh.filter((r) => !seenMeanwhile.has(r.person_id));
     const candidateIds = await peopleTx.candidateIds(
       locked.project_id,
-      fresh.map((r) => r.person_id),
+      unseen.map((r) => r.person_id),
     );
     const alreadyListed = await shortlistRepository(trx).listedAmong(locked.project_id, [...candidateIds.values()]);
-    const decision = decidePage(fresh, profiles, candidateIds, alreadyListed, {
+    const decision = decidePage(unseen, profiles, candidateIds, alreadyListed, {
       criteria,
       budget,
       weights: locked.scoring_weights ?? undefined,
-      shortlisted: locked.shortlisted,
+      shortlisted: shortlistFilled(locked, lockedPass),
+      calibration: locked.calibration,
+      readPastTarget: lockedPass.kind === 'calibration',
     });
     const after = await recordPage(trx, { ...ref, returned: results.length }, { search: locked, pass: lockedPass }, decision);
     return pageOutcome(after.search, after.pass, results.length, decision.read);
@@ -217,7 +240,7 @@ export async function recordPage(
         candidate_id: candidateId,
         search_id: searchId,
         pass: page.pass,
-        source: page.pass === 1 ? 'search' : 'expansion',
+        source: shortlistSource(pass),
       })),
     );
     added = inserted.length;
@@ -280,7 +303,7 @@ export async function completePass(db: Db, ref: PassRef & { stopReason: StopReas
           projectId: closed.project_id,
           searchId: closed.id,
           kind: 'pass',
-          source: ref.pass === 1 ? 'search' : 'expansion',
+          source: shortlistSource(pass),
           before: await shortlistSnapshot(trx, closed.project_id, added),
           after: await shortlistSnapshot(trx, closed.project_id),
           dedupeKey: `shortlist.changed:search:${closed.id}:${ref.pass}`,

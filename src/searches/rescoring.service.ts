@@ -17,7 +17,7 @@ import { shortlistSnapshot, writeShortlistChanged, type ShortlistKind, type Shor
  */
 
 const CHANGEABLE = ['skills', 'must_have_skills', 'years_experience', 'industries', 'shortlist_threshold'] as const;
-const NEEDS_NEW_SEARCH = ['titles', 'family', 'occupations', 'places', 'metro', 'locations'] as const;
+const NEEDS_NEW_SEARCH = ['titles', 'family', 'occupations', 'like', 'places', 'metro', 'locations'] as const;
 const TOP_CHANGES = 10;
 
 export interface ScoringChange {
@@ -53,10 +53,14 @@ export function resolveScoringChange(search: SearchRow, body: ScoringChangeBody)
     else merged[key] = patch[key];
   }
   // Places cannot change here and are stored resolved: they are kept as they are, not parsed again as input.
-  const { places, ...rest } = merged;
+  const { places, likeness, ...rest } = merged;
   const parsed = parseCriteria(rest);
   if (!parsed.ok) throw new AppError('invalid_criteria', 400, parsed.problems.map((p) => `${p.field}: ${p.message}`).join('; '), { problems: parsed.problems });
-  const criteria = places ? { ...parsed.criteria, places: places as ResolvedCriteria['places'] } : parsed.criteria;
+  const criteria = {
+    ...parsed.criteria,
+    ...(places ? { places: places as ResolvedCriteria['places'] } : {}),
+    ...(likeness ? { likeness: likeness as ResolvedCriteria['likeness'] } : {}),
+  };
   return { change: { criteria: patch, weights }, scoring: { criteria, weights: mergedWeights } };
 }
 
@@ -71,7 +75,7 @@ export async function previewScoring(db: Db, search: SearchRow, scoring: Scoring
   const people = await searchPeopleRepository(db).scored(search.id);
   const before = search.criteria.shortlist_threshold;
   const after = scoring.criteria.shortlist_threshold;
-  const rescored = people.map((p) => ({ ...p, next: scoreProfile(p.profile, scoring.criteria, scoring.weights).score }));
+  const rescored = people.map((p) => ({ ...p, next: scoreProfile(p.profile, scoring.criteria, scoring.weights, search.calibration).score }));
   const changes = rescored
     .filter((p) => p.next !== p.score)
     .sort((a, b) => Math.abs(b.next - b.score) - Math.abs(a.next - a.score) || a.seq - b.seq)
@@ -146,7 +150,7 @@ export async function applyScoring(db: Db, input: { searchId: string; body: unkn
     const { scoring } = resolveScoringChange(search, scoringChangeBody.parse(input.body));
     const current = await people.scored(search.id);
     const scores = current.map((p) => {
-      const scored = scoreProfile(p.profile, scoring.criteria, scoring.weights);
+      const scored = scoreProfile(p.profile, scoring.criteria, scoring.weights, search.calibration);
       return { candidate_id: p.candidate_id, score: scored.score, breakdown: scored.breakdown, changed: scored.score !== p.score };
     });
     await people.storeScores(search.id, scores);

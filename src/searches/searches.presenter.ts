@@ -1,5 +1,6 @@
 import type { PassRow, RawPerson, SearchRow } from '../db/search.repository';
 import { searchLinks } from '../events/links';
+import { calibrationResource } from '../feedback/feedback.presenter';
 
 /** The JSON the key API sends for searches, passes and people (shapes in searches.schemas.ts). */
 
@@ -54,6 +55,7 @@ export function searchResource(search: SearchRow, baseUrl: string, lastPass?: Pa
     created_at: iso(search.created_at),
     started_at: iso(search.started_at),
     ...(lastPass ? { last_pass: passResource(lastPass) } : {}),
+    calibration: calibrationResource(search.calibration ?? null),
     links,
   };
 }

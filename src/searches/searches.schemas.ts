@@ -2,20 +2,25 @@ import { z } from 'zod';
 import { trimmedAtLeast } from '../domain/text';
 import { criteriaFieldsSchema, criteriaSchema, SEARCH_MODES } from '../domain/criteria';
 import { SIGNALS, SIGNAL_NAMES, type SignalName } from '../ranking/signals';
+import { searchCalibration } from '../feedback/feedback.schemas';
 import { BRIEF_MAX_LENGTH, BRIEF_MIN_LENGTH, briefTooLong } from '../briefs/brief-limits';
 
 /** Request and response schemas of the searches, people, records and scoring routes. */
 
 export const JD_MIN_LENGTH = BRIEF_MIN_LENGTH;
-/** An idempotency key (DESIGN.md §4): 8 to 160 printable ASCII characters; launches and billed data calls. */
-export const IDEMPOTENCY_KEY = /^[\x20-\x7e]{8,160}$/;
+/**
+ * An idempotency key (DESIGN.md §4): 8 to 160 printable ASCII characters; launches and billed data
+ * calls. HTTP drops a header value's leading and trailing spaces before we see it, so the document
+ * says the key neither starts nor ends with one (a fuzz run sent "  …" and had it refused as short).
+ */
+export const IDEMPOTENCY_KEY = /^[\x21-\x7e](?:[\x20-\x7e]{6,158})[\x21-\x7e]$/;
 
 export const searchParams = z.object({ searchId: z.uuid().describe('Search id') });
 
 export const launchHeaders = z.object({
   'Idempotency-Key': z
     .string()
-    .regex(IDEMPOTENCY_KEY, 'send an Idempotency-Key header of 8 to 160 printable characters')
+    .regex(IDEMPOTENCY_KEY, 'send an Idempotency-Key header of 8 to 160 printable characters, not starting or ending with a space')
     .describe('8 to 160 printable characters; a replay with the same project and body answers the first search'),
 });
 
@@ -126,11 +131,14 @@ export const scoringChangeBody = z
         titles: fixedField.optional(),
         family: fixedField.optional(),
         occupations: fixedField.optional(),
+        like: fixedField.optional(),
         places: fixedField.optional(),
         metro: fixedField.optional(),
         locations: fixedField.optional(),
       })
-      .describe('Partial criteria (null removes a field); titles, family, occupations, places, metro or locations changes are refused with needs_new_search')
+      .describe(
+        'Partial criteria (null removes a field); titles, family, occupations, like, places, metro or locations changes are refused with needs_new_search',
+      )
       .optional(),
     weights: z
       .strictObject(signalWeights)
@@ -172,6 +180,18 @@ export const resolvedCriteria = z
   .strictObject({
     family: z.string().optional(),
     occupations: z.array(z.string()).optional().describe('O*NET-SOC codes'),
+    like: z.array(z.string()).optional().describe('The candidates a lookalike search started from'),
+    likeness: z
+      .strictObject({
+        examples: z.int(),
+        occupations: z.array(z.string()),
+        skills: z.array(z.string()),
+        title_words: z.array(z.string()),
+        industries: z.array(z.string()),
+        seniority: z.array(z.string()),
+      })
+      .optional()
+      .describe('What the like examples have in common (the similarity signal compares people with it)'),
     titles: z.array(z.string()).optional(),
     places: z.array(resolvedPlace).optional().describe('Every place the search wants, metro and locations included'),
     metro: z.string().optional(),
@@ -210,7 +230,7 @@ export const searchEventData = z
 export const searchPass = z
   .strictObject({
     pass: z.int(),
-    kind: z.enum(['launch', 'expansion', 'database_pass']),
+    kind: z.enum(['launch', 'expansion', 'database_pass', 'monitor', 'calibration']),
     level: z.int().nullable(),
     ...searchCounts,
     broadening: z.unknown(),
@@ -235,6 +255,7 @@ export const search = z
     created_at: datetime,
     started_at: datetime.nullable(),
     last_pass: searchPass.optional(),
+    calibration: searchCalibration.nullable().describe('What the search learned from its ratings; null before any (POST /searches/{searchId}/feedback)'),
     links: searchLinks,
   })
   .meta({ id: 'Search' });

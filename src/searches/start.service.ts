@@ -59,7 +59,9 @@ export async function startPass(db: Db, temporal: TemporalTarget, search: Search
   // The workflow that runs each kind of pass; its id was stored on the pass when it was booked.
   const ref = { searchId: search.id, pass };
   if (row.kind === 'expansion') await startSearchWorkflow(temporal, search, catalog.expansion, row.workflow_id, [{ ...ref, projectId: search.project_id }]);
-  else await startSearchWorkflow(temporal, search, row.kind === 'launch' ? catalog.search : catalog.databasePass, row.workflow_id, [ref]);
+  // A calibration pass runs as a search pass (its calibration workflow starts it; the stranded-pass sweep would too).
+  else if (row.kind === 'database_pass') await startSearchWorkflow(temporal, search, catalog.databasePass, row.workflow_id, [ref]);
+  else await startSearchWorkflow(temporal, search, catalog.search, row.workflow_id, [ref]);
   await passes.markWorkflowStarted(search.id, pass);
   return row.workflow_id;
 }

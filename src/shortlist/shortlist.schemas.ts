@@ -47,7 +47,7 @@ export const shortlistMember = z
     score: z.int().nullable(),
     search_id: z.uuid().nullable(),
     added_at: z.iso.datetime(),
-    source: z.enum(['api', 'app', 'search', 'expansion', 'scoring', 'database_pass']),
+    source: z.enum(['api', 'app', 'search', 'expansion', 'scoring', 'database_pass', 'monitor', 'feedback']),
   })
   .meta({ id: 'ShortlistMember' });
 
@@ -72,7 +72,7 @@ export const shortlistChangedData = z
     project_id: z.uuid(),
     search_id: z.uuid().optional(),
     kind: z.enum(['added', 'removed', 'rescored', 'pass']),
-    source: z.enum(['api', 'app', 'search', 'expansion', 'scoring', 'database_pass']),
+    source: z.enum(['api', 'app', 'search', 'expansion', 'scoring', 'database_pass', 'monitor', 'feedback']),
     list_before: listSnapshot,
     list_after: listSnapshot,
     links: z.strictObject({ shortlist: z.url(), shortlist_csv: z.url(), search: z.url().optional() }),

@@ -5,6 +5,7 @@ import {
   type ScheduleDescription,
   type ScheduleOptions,
   type ScheduleOptionsStartWorkflowAction,
+  type WorkflowHandle,
   type WorkflowHandleWithFirstExecutionRunId,
   type WorkflowStartOptions,
 } from '@temporalio/client';
@@ -49,6 +50,9 @@ export const catalog = {
   outboxSweep: def('outboxSweepWorkflow', 'webhooks'),
   strandedPassSweep: def('strandedPassSweepWorkflow', 'main'),
   topUp: { ...def('topUpWorkflow', 'main'), id: workflowIds.topUp },
+  calibration: { ...def('calibrationWorkflow', 'main'), id: workflowIds.calibration },
+  // Started only by each monitor's own Schedule (src/monitors/monitor-schedule.ts).
+  monitorRun: def('monitorRunWorkflow', 'main'),
 };
 
 // Every registered workflow has an entry (a workflow added to workflows/index.ts without one fails the type check).
@@ -78,12 +82,26 @@ export function startWorkflow<N extends WorkflowName>(
   return target.client.workflow.start<Workflows[N]>(wf.type, full);
 }
 
+/**
+ * Signals a catalogued workflow, starting it first when no run of its id is open (signal-with-start):
+ * the signal reaches the open run, or the first activation of a new one.
+ */
+export function signalWithStartWorkflow<N extends WorkflowName>(
+  target: TemporalTarget,
+  wf: WorkflowDef<N>,
+  options: StartOptions<N> & { signal: string; signalArgs?: unknown[] },
+): Promise<WorkflowHandle<Workflows[N]>> {
+  const full = { ...options, signalArgs: options.signalArgs ?? [], taskQueue: options.taskQueue ?? taskQueueName(target.taskQueue, wf.queue) };
+  type Options = Parameters<typeof target.client.workflow.signalWithStart<Workflows[N], unknown[]>>[1];
+  return target.client.workflow.signalWithStart<Workflows[N], unknown[]>(wf.type, full as unknown as Options);
+}
+
 // --- Schedules -------------------------------------------------------------------------------
 
 /** How long one outbox dispatcher run listens; the Schedule (every 30 s, buffer one) starts the next at once. */
 export const DISPATCHER_RUN_SECONDS = 300;
 
-const scheduledStart = <N extends WorkflowName>(
+export const scheduledStart = <N extends WorkflowName>(
   mainQueue: string,
   wf: WorkflowDef<N>,
   workflowId: string,
@@ -95,6 +113,8 @@ const scheduledStart = <N extends WorkflowName>(
 export const scheduleIds = {
   outboxSweep: (mainQueue: string) => `outbox-sweep-${mainQueue}`,
   strandedPassSweep: (mainQueue: string) => `stranded-pass-sweep-${mainQueue}`,
+  /** One per monitor (a uuid: unique across deployments); its runs are `monitor-<id>-<scheduled time>`. */
+  monitor: (monitorId: string) => `monitor-${monitorId}`,
 };
 
 export const schedules = {

@@ -11,4 +11,5 @@ export const workflowIds = {
   webhookDelivery: (deliveryId: string) => `webhook-delivery-${deliveryId}`,
   webhookRedelivery: (deliveryId: string, n: number) => `webhook-delivery-${deliveryId}-redeliver-${n}`,
   topUp: (topUpId: string) => `topup-${topUpId}`,
+  calibration: (searchId: string) => `calibration-${searchId}`,
 };

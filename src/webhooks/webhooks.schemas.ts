@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { toppedUpData } from '../billing/billing.schemas';
 import { API_VERSION, EVENT_TYPES } from '../events/outbox';
+import { monitorMatchedData } from '../monitors/monitors.schemas';
 import { MAX_OFFSET, queryNumber, searchEventData } from '../searches/searches.schemas';
 import { shortlistChangedData } from '../shortlist/shortlist.schemas';
 import { DELIVERY_STATUSES } from './contract';
@@ -117,4 +118,5 @@ export const WEBHOOK_EVENTS = {
   'shortlist.changed': eventEnvelope('shortlist.changed', shortlistChangedData),
   'webhook.test': eventEnvelope('webhook.test', webhookTestData),
   'billing.topped_up': eventEnvelope('billing.topped_up', toppedUpData),
+  'monitor.matched': eventEnvelope('monitor.matched', monitorMatchedData),
 } satisfies Record<(typeof EVENT_TYPES)[number], z.ZodType>;

@@ -11,6 +11,7 @@ import { writeEvent } from '../../src/events/outbox';
 import { launchSearch } from '../../src/searches/launch.service';
 import { searchAttributes } from '../../src/searches/start.service';
 import { catalog, scheduleIds, startWorkflow } from '../../src/temporal/catalog';
+import type { calibrationWorkflow } from '../../workflows/calibration.workflow';
 import { payCheckout, tokenOf } from '../support/billing';
 import { workspaceWithKey } from '../support/fixtures';
 import { historyToJson } from '../support/histories';
@@ -136,6 +137,65 @@ describe('record workflow histories', () => {
     if (probe.status !== 200) throw new Error(probe.text);
     const [row] = await stack.db('health_probes').orderBy('requested_at', 'desc').limit(1).select('id');
     await save('health-probe-normal', catalog.healthProbe.id(row.id));
+  });
+
+  it('monitor run: one that found people (with its search pass), and one of a paused monitor', async () => {
+    const f = await workspaceWithKey(stack.db);
+    const { project, search } = await completedSearch(f);
+    const res = await stack.request('POST', `/v1/projects/${project}/monitors`, { headers: f.headers, body: { search_id: search.id, every: 'week' } });
+    if (res.status !== 201) throw new Error(res.text);
+    const monitorId = res.body.data.id;
+    const row = await stack.db('searches').where({ id: search.id }).first();
+    // Started here rather than waiting a week for the Schedule, as the Schedule starts it.
+    const run = (name: string) =>
+      startWorkflow(stack.temporal, catalog.monitorRun, {
+        workflowId: `${scheduleIds.monitor(monitorId)}-${name}`,
+        args: [{ monitorId }],
+        typedSearchAttributes: searchAttributes(row),
+      });
+    const matched = await run('matched');
+    const outcome = await matched.result();
+    if (outcome.status !== 'matched') throw new Error(JSON.stringify(outcome));
+    await save('monitor-run-matched', matched.workflowId);
+    await save('search-monitor-pass', catalog.search.id(search.id, outcome.pass!));
+    await stack.request('PATCH', `/v1/monitors/${monitorId}`, { headers: f.headers, body: { status: 'paused' } });
+    await save('monitor-run-paused', (await run('paused')).workflowId);
+    await stack.request('DELETE', `/v1/monitors/${monitorId}`, { headers: f.headers });
+  });
+
+  it('calibration: ratings in two calls (the second restarts the quiet period), a calibration and the pass it read on with', async () => {
+    const f = await workspaceWithKey(stack.db);
+    const { search } = await completedSearch(f);
+    const people: { id: string }[] = (await stack.request('GET', `/v1/searches/${search.id}/people?limit=6&profile=false`, { headers: f.headers })).body.data.people;
+    const rate = async (some: { id: string }[], verdict: 'good' | 'bad') => {
+      const res = await stack.request('POST', `/v1/searches/${search.id}/feedback`, { headers: f.headers, body: { ratings: some.map((p) => ({ candidate_id: p.id, verdict })) } });
+      if (res.status !== 200) throw new Error(res.text);
+    };
+    await rate(people.slice(0, 3), 'good');
+    await rate(people.slice(3), 'bad');
+    const id = catalog.calibration.id(search.id);
+    const outcome = await stack.temporal.client.workflow.getHandle<typeof calibrationWorkflow>(id).result();
+    if (outcome.state !== 'calibrated' || outcome.pass === null) throw new Error(JSON.stringify(outcome));
+    await save('calibration-normal', id);
+    await save('search-calibration-pass', catalog.search.id(search.id, outcome.pass));
+  });
+
+  it('calibration that waited while a pass of the search ran', async () => {
+    const f = await workspaceWithKey(stack.db);
+    const { search } = await completedSearch(f);
+    // A database pass that cannot get a slot yet: the search is queued when the ratings settle.
+    await stack.db('workspaces').where({ id: f.workspace.id }).update({ max_concurrent_searches: 0 });
+    const pass = await stack.request('POST', `/v1/searches/${search.id}/database-pass`, { headers: f.headers });
+    if (pass.status !== 202) throw new Error(pass.text);
+    const [person] = (await stack.request('GET', `/v1/searches/${search.id}/people?limit=1&profile=false`, { headers: f.headers })).body.data.people;
+    const rated = await stack.request('POST', `/v1/searches/${search.id}/feedback`, { headers: f.headers, body: { ratings: [{ candidate_id: person.id, verdict: 'good' }] } });
+    if (rated.status !== 200) throw new Error(rated.text);
+    const id = catalog.calibration.id(search.id);
+    const calibrations = async () => (await stack.temporal.client.workflow.getHandle(id).fetchHistory()).events!.filter((e) => e.activityTaskCompletedEventAttributes).length;
+    await waitFor('a calibration attempt that found the search busy', async () => (await calibrations()) >= 1, 30_000, 200);
+    await stack.db('workspaces').where({ id: f.workspace.id }).update({ max_concurrent_searches: 3 });
+    await stack.temporal.client.workflow.getHandle(pass.body.data.workflow_id).signal('slotFreed');
+    await save('calibration-waited', id);
   });
 
   it('top-up: paid after a stray signal, and one that expired', async () => {

@@ -215,3 +215,35 @@ it('a frozen workspace shows the banner, hides every write and refuses a forced 
   expect(cspViolations(problems)).toEqual([]);
   await context.close();
 }, 90_000);
+
+it('watch this search: a cadence, the status with its next run, pause and resume, stop watching', async () => {
+  const ws = await workspaceWithMembers(stack, { credits: 2 });
+  const projectId = await createProject(stack, ws.headers);
+  const search = await waitForSearch(stack, ws.headers, (await launch(stack, ws.headers, projectId, { criteria: softwareCriteria })).body.data.id);
+  const { context, page, problems } = await openApp(browser, stack);
+  await signInThroughApp(page, ws.operator.email, undefined, `/app/searches/${search.id}`);
+  const watch = page.getByTestId('watch-search');
+  await watch.getByLabel('Run it').selectOption('week');
+  await watch.getByRole('button', { name: 'Watch this search' }).click();
+  const status = watch.getByTestId('monitor-status');
+  await status.getByText(/^Watching every week; next run /).waitFor();
+  const [monitor] = (await stack.request('GET', `/v1/projects/${projectId}/monitors`, { headers: ws.headers })).body.data;
+  expect(monitor).toMatchObject({ search_id: search.id, every: 'week', status: 'active' });
+  await screenshot(page, 'app-watch-search');
+
+  await watch.getByRole('button', { name: 'Pause' }).click();
+  await status.getByText(/^Paused\./).waitFor();
+  expect((await stack.request('GET', `/v1/monitors/${monitor.id}`, { headers: ws.headers })).body.data).toMatchObject({
+    status: 'paused',
+    paused_reason: 'manual',
+  });
+  await watch.getByRole('button', { name: 'Resume' }).click();
+  await status.getByText(/^Watching every week/).waitFor();
+  await watch.getByLabel('Run it').selectOption('day');
+  await status.getByText(/^Watching every day/).waitFor();
+  await watch.getByRole('button', { name: 'Stop watching' }).click();
+  await watch.getByRole('button', { name: 'Watch this search' }).waitFor();
+  expect((await stack.request('GET', `/v1/monitors/${monitor.id}`, { headers: ws.headers })).status).toBe(404);
+  expect(cspViolations(problems)).toEqual([]);
+  await context.close();
+}, 90_000);

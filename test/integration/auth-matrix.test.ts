@@ -68,6 +68,11 @@ beforeAll(async () => {
     },
     10,
   ))!;
+  // A row only: its Schedule is never needed, every call with it is refused first.
+  const [otherMonitor] = await stack
+    .db('monitors')
+    .insert({ id: randomUUID(), workspace_id: other.workspace.id, project_id: otherProject.id, search_id: otherSearch.id, every: 'day' })
+    .returning('id');
   foreignIds = {
     projectId: { id: otherProject.id, code: 'project_not_found' },
     searchId: { id: otherSearch.id, code: 'search_not_found' },
@@ -77,6 +82,7 @@ beforeAll(async () => {
     // Data ids are not per workspace: an id no source has is the not-found case.
     profileId: { id: 'p9999999', code: 'profile_not_found' },
     companyId: { id: 'c99999', code: 'company_not_found' },
+    monitorId: { id: otherMonitor.id, code: 'monitor_not_found' },
   };
 });
 afterAll(() => stack.stop());

@@ -88,6 +88,7 @@ describe('GET /v1/openapi.json and /docs', () => {
     expect(res.body.paths['/searches/{searchId}/database-pass'].post.requestBody.required).toBe(false);
     expect(Object.keys(res.body.webhooks).sort()).toEqual([
       'billing.topped_up',
+      'monitor.matched',
       'search.completed',
       'search.failed',
       'search.queued',

@@ -25,6 +25,7 @@ describe('GET /v1/reference/criteria', () => {
         'exclude_companies',
         'family',
         'industries',
+        'like',
         'locations',
         'metro',
         'mode',

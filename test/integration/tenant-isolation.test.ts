@@ -73,6 +73,11 @@ beforeAll(async () => {
     .returning('id');
   const credential = await createCredential(stack.db, stack.config, b.workspace.id, { provider: 'brave', apiKey: `brave-${randomUUID()}`, label: 'b' });
   const campaign = await createCampaign(stack.db, b.workspace.id, b.admin.userId, { name: 'B campaign', channel: 'email' });
+  // Weekly: its Schedule never runs while this file does.
+  const monitor = await stack.request('POST', `/v1/projects/${projectId}/monitors`, { headers: b.headers, body: { search_id: search.id, every: 'week' } });
+  expect(monitor.status).toBe(201);
+  // A rating of B's, written directly: a feedback call would start a calibration that changes B's rows meanwhile.
+  await stack.db('search_feedback').insert({ workspace_id: b.workspace.id, search_id: search.id, candidate_id: people[0].id, verdict: 'good' });
   bIds = {
     projectId,
     searchId: search.id,
@@ -81,6 +86,7 @@ beforeAll(async () => {
     deliveryId: delivery.id,
     credential: credential.id,
     campaign: campaign.id,
+    monitorId: monitor.body.data.id,
   };
   bScope = { workspace: [b.workspace.id], project: [projectId], search: [search.id], endpoint: [hook.body.data.id] };
   const columns: { table_name: string; column_name: keyof typeof SCOPE_COLUMNS }[] = await stack
@@ -94,6 +100,11 @@ beforeAll(async () => {
   await bCountsWritten();
 }, 120_000);
 afterAll(async () => {
+  if (bIds?.monitorId)
+    await stack.temporal.client.schedule
+      .getHandle(`monitor-${bIds.monitorId}`)
+      .delete()
+      .catch(() => undefined);
   await stack?.stop();
   await sink?.close();
   // A's calls on B's endpoint were all refused: nothing was sent to it.

@@ -124,7 +124,7 @@ describe('parseCriteria', () => {
   });
 
   it('requires something to search on, alongside other problems', () => {
-    const nothing = 'nothing to search on: give at least one of family, occupations, titles, skills, must_have_skills, industries';
+    const nothing = 'nothing to search on: give at least one of family, occupations, titles, skills, must_have_skills, industries, like';
     expect(problems({ metro: 'SF', years_experience: { min: 2 } })).toEqual([{ field: '(criteria)', message: nothing }]);
     expect(problems({ skills: [], titles: [], family: ' ' }).map((p) => p.message)).toContain(nothing);
     expect(problems({ target: 500 })).toEqual([
@@ -196,6 +196,7 @@ describe('describeCriteria', () => {
     const keys: (keyof Criteria)[] = [
       'family',
       'occupations',
+      'like',
       'titles',
       'places',
       'metro',

@@ -20,7 +20,18 @@ describe('the ranking signals', () => {
     seniority: ['senior'],
   });
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
-  const criteria = parsed.criteria;
+  // A lookalike search's likeness (the launch sets it from the examples) makes the similarity signal count.
+  const criteria = {
+    ...parsed.criteria,
+    likeness: {
+      examples: 2,
+      occupations: ['15-1252.00'],
+      skills: ['typescript'],
+      title_words: ['backend'],
+      industries: ['fintech'],
+      seniority: ['senior' as const],
+    },
+  };
 
   it('each has a default weight, a scorer and a retrieval term or a reason to score after reading', () => {
     expect(new Set(SIGNAL_NAMES).size).toBe(SIGNALS.length);

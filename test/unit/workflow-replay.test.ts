@@ -36,6 +36,8 @@ const REQUIRED_TYPES = [
   'strandedPassSweepWorkflow',
   'healthProbeWorkflow',
   'topUpWorkflow',
+  'calibrationWorkflow',
+  'monitorRunWorkflow',
 ];
 
 function load(file: string) {

@@ -4,7 +4,8 @@ import { waitFor } from '../dev/processes';
 /**
  * The promises the fault runs check after every fault (tools/chaos/chaos.ts, test/integration/prod-stack.test.ts),
  * read straight from the database: nothing charged twice, nothing lost, every event delivered at
- * least once, nothing delivered to an endpoint after it was disabled.
+ * least once, nothing delivered to an endpoint after it was disabled, every rating learned from,
+ * each monitor run's `monitor.matched` written once when it found someone and never otherwise.
  */
 
 export interface InvariantResult {
@@ -60,6 +61,28 @@ async function openPasses(db: Db, workspaceId: string): Promise<number> {
     .whereIn('p.status', ['queued', 'running'])
     .count({ n: '*' });
   return Number(n);
+}
+
+/** Searches of the workspace whose calibration has not learned from all their ratings yet. */
+async function unlearned(db: Db, workspaceId: string): Promise<{ search_id: string; rated: number; learned: number }[]> {
+  const rows: { search_id: string; rated: string; learned: number | null }[] = await db('search_feedback as f')
+    .join('searches as s', 's.id', 'f.search_id')
+    .where('f.workspace_id', workspaceId)
+    .groupBy('f.search_id', 's.calibration')
+    .select('f.search_id', db.raw("(s.calibration->>'ratings')::int as learned"))
+    .count({ rated: '*' });
+  return rows.map((r) => ({ search_id: r.search_id, rated: Number(r.rated), learned: r.learned ?? 0 })).filter((r) => r.learned !== r.rated);
+}
+
+/** Waits (up to `timeoutMs`) until every search with ratings has learned from all of them (the quiet period, then a calibration). */
+export async function waitForRatingsLearned(db: Db, workspaceId: string, timeoutMs: number): Promise<void> {
+  await waitFor('every rating learned from', async () => (await unlearned(db, workspaceId)).length === 0, timeoutMs, 500);
+}
+
+/** Waits (up to `timeoutMs`) until no monitor run of the workspace is still running. */
+export async function waitForMonitorRunsEnded(db: Db, workspaceId: string, timeoutMs: number): Promise<void> {
+  const running = async () => Number((await db('monitor_runs').where({ workspace_id: workspaceId, status: 'running' }).count({ n: '*' }))[0].n);
+  await waitFor('every monitor run to end', async () => (await running()) === 0, timeoutMs, 500);
 }
 
 /** Outbox events of the workspace each enabled endpoint has not received yet (by event id). */
@@ -186,6 +209,41 @@ export async function checkInvariants(db: Db, scope: InvariantScope): Promise<In
       ? `${disabled.length} disabled endpoint(s): ${late.length} receipts and ${lateAttempts[0].n} attempts started after disabling`
       : 'no endpoint disabled yet',
   });
+  // Ratings sent while a worker, the server or the database was down are all learned from.
+  const [{ rated }] = await db('search_feedback').where('workspace_id', ws).count({ rated: '*' });
+  const behind = await unlearned(db, ws);
+  results.push({
+    name: 'every rating learned from',
+    held: behind.length === 0,
+    detail: behind.length
+      ? `${behind.length} searches behind, e.g. ${JSON.stringify(behind.slice(0, 2))}`
+      : `${rated} ratings, all in their search's calibration`,
+  });
+
+  // A monitor run killed mid-pass neither loses nor repeats its event: one monitor.matched per run that found someone, none otherwise.
+  const runs: { monitor_id: string; run_id: string; status: string; new_people: number; event_id: string | null }[] = await db('monitor_runs')
+    .where('workspace_id', ws)
+    .select('monitor_id', 'run_id', 'status', 'new_people', 'event_id');
+  const matched: { id: string; dedupe_key: string }[] = await db('outbox_events')
+    .where({ workspace_id: ws, type: 'monitor.matched' })
+    .select('id', 'dedupe_key');
+  const eventsByRun = new Map<string, string[]>();
+  for (const e of matched) eventsByRun.set(e.dedupe_key, [...(eventsByRun.get(e.dedupe_key) ?? []), e.id]);
+  const badRuns = runs.filter((r) => {
+    const events = eventsByRun.get(`monitor.matched:${r.monitor_id}:${r.run_id}`) ?? [];
+    if (r.status === 'running') return true;
+    if (r.status === 'matched') return r.new_people <= 0 || events.length !== 1 || events[0] !== r.event_id;
+    return events.length !== 0 || r.event_id !== null;
+  });
+  const found = runs.filter((r) => r.status === 'matched').length;
+  results.push({
+    name: 'monitor.matched once per run that found someone, never otherwise',
+    held: badRuns.length === 0 && matched.length === found,
+    detail: badRuns.length
+      ? `${badRuns.length} runs wrong, e.g. ${JSON.stringify(badRuns.slice(0, 2))}`
+      : `${runs.length} monitor runs, ${found} found someone, ${matched.length} monitor.matched events`,
+  });
+
   if (scope.billedDataCalls) {
     // A data call is billed once per idempotency key, however often a lost answer was retried.
     const answered = scope.billedDataCalls().size;

@@ -7,6 +7,8 @@ import { loadStackSettings } from '../../src/config';
 import {
   chargedPassCounts,
   checkInvariants,
+  waitForMonitorRunsEnded,
+  waitForRatingsLearned,
   waitForSearchesSettled,
   waitForWebhooksDelivered,
   type InvariantResult,
@@ -28,7 +30,11 @@ import { benchKeyHeaders, log, ROOT, runBench } from '../../bench/lib';
  * a process: the load launches live searches (People Data Labs, a local fake of it) and the fake
  * answers every call with a 500 while "down", so passes in flight fail for real (past their
  * retries, once the circuit breaker opens) and must each be refunded exactly once. Prints a
- * table; exits 1 when any invariant was violated. Bounded: CHAOS_DEADLINE_S (default 600) aborts
+ * table; exits 1 when any invariant was violated. The sourcing loop is in the load too: each
+ * database-only search gets ratings (a calibration, which reads on as a new pass) and each
+ * client's first search of a fault a monitor at a seconds cadence (MONITOR_EVERY_SECONDS), paused
+ * before the stack settles: ratings sent while something is down must all be learned from, and a
+ * monitor run killed mid-pass must write its `monitor.matched` once (or never, having found nobody). Bounded: CHAOS_DEADLINE_S (default 600) aborts
  * a run that hangs. CHAOS_FAULTS (e.g. `worker-1,postgres`) picks the faults, CHAOS_CLIENTS the
  * load's clients.
  */
@@ -140,7 +146,19 @@ async function settled(client: Client, searchId: string): Promise<any> {
 /** Idempotency keys of the data calls answered 2xx (see the data-call invariant). */
 const billedDataCalls = new Set<string>();
 
+/** Projects the load watches: their monitors are paused before the stack settles, so no new run starts. */
+const watchedProjects: string[] = [];
+
+/** Pauses every monitor of the watched projects (one created by an attempt whose answer was lost too). */
+async function pauseMonitors(client: Client): Promise<void> {
+  for (const projectId of watchedProjects.splice(0)) {
+    const listed = await client.retry('GET', `/v1/projects/${projectId}/monitors`);
+    for (const m of listed.body?.data ?? []) await client.retry('PATCH', `/v1/monitors/${m.id}`, { body: { status: 'paused' } });
+  }
+}
+
 async function userLoop(client: Client, stop: () => boolean, live: boolean): Promise<void> {
+  let watching = live; // live monitor runs would spend credits; the load watches database-only searches
   while (!stop()) {
     // A billed data call, retried under the same idempotency key until answered: billed once.
     const dataKey = `chaos-data-${randomUUID()}`;
@@ -177,6 +195,17 @@ async function userLoop(client: Client, stop: () => boolean, live: boolean): Pro
       if (ids.length) {
         await client.retry('POST', `/v1/projects/${projectId}/shortlist/members`, { body: { candidate_ids: ids.slice(0, 2) } });
         await client.retry('DELETE', `/v1/projects/${projectId}/shortlist/members/${ids[0]}`);
+        // Ratings are safe to repeat (a person's latest verdict wins): retried until answered.
+        const ratings = ids.map((id, i) => ({ candidate_id: id, verdict: i % 2 ? 'bad' : 'good', reasons: i % 2 ? ['industry'] : ['title'] }));
+        const rated = await client.retry('POST', `/v1/searches/${search.id}/feedback`, { body: { ratings } });
+        if (rated.status !== 202 && rated.status !== 200) throw new Error(`feedback: ${rated.status} ${JSON.stringify(rated.body)}`);
+      }
+      if (!watching) {
+        // One monitor per search: a retry after a lost answer meets the one it made (409).
+        watchedProjects.push(projectId);
+        const made = await client.retry('POST', `/v1/projects/${projectId}/monitors`, { body: { search_id: search.id, every: 'hour' } });
+        if (made.status !== 201 && made.status !== 409) throw new Error(`monitor: ${made.status} ${JSON.stringify(made.body)}`);
+        watching = true;
       }
       // Not idempotent (an expansion is a new pass): a lost answer is not retried.
       const expanded = await client.call('POST', `/v1/projects/${projectId}/expand`, { body: {} });
@@ -235,6 +264,9 @@ async function runFault(
   stopping = true;
   const outcomes = await loopsDone;
   const settleStart = Date.now();
+  await pauseMonitors(clients[0]);
+  await waitForMonitorRunsEnded(db, scope.workspaceId, SETTLE_MS).catch((err: Error) => log(`  ${err.message}`));
+  await waitForRatingsLearned(db, scope.workspaceId, SETTLE_MS).catch((err: Error) => log(`  ${err.message}`));
   await waitForSearchesSettled(db, scope.workspaceId, SETTLE_MS).catch((err: Error) => log(`  ${err.message}`));
   await waitForWebhooksDelivered(db, scope, SETTLE_MS).catch((err: Error) => log(`  ${err.message}`));
   const settleMs = Date.now() - settleStart;
@@ -350,6 +382,9 @@ async function main(): Promise<number> {
       PEOPLEDATALABS_API_KEY: PDL_GOOD_KEY,
       // The circuit opens after 5 failures in a row and tries again 3 s later, within the run.
       PROVIDER_CIRCUIT_OPEN_MS: '3000',
+      // Monitors run every few seconds and calibrations start a second after the last rating, so faults meet both.
+      MONITOR_EVERY_SECONDS: '4',
+      CALIBRATION_QUIET_SECONDS: '1',
     },
     log: (m) => log(`[stack] ${m}`),
     // CHAOS_VERBOSE=1 prints every line the stack's processes write (with LOG_LEVEL=error: their failures).

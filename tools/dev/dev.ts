@@ -81,7 +81,17 @@ async function main(): Promise<void> {
     zipkinSpansUrl,
   });
   // The operator CLI reads this when its own environment does not name a database.
-  const recorded = ['DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'SECRETS_KEY', 'PORT', 'PUBLIC_BASE_URL', 'APP_URL', 'API_URL'];
+  const recorded = [
+    'DATABASE_URL',
+    'TEMPORAL_ADDRESS',
+    'TEMPORAL_NAMESPACE',
+    'SECRETS_KEY',
+    'PORT',
+    'PUBLIC_BASE_URL',
+    'APP_URL',
+    'API_URL',
+    'MONITOR_EVERY_SECONDS',
+  ];
   fs.writeFileSync(devEnvFile(DATA), JSON.stringify(Object.fromEntries(recorded.filter((k) => env[k]).map((k) => [k, env[k]])), null, 2), { mode: 0o600 });
 
   // A crashed API or worker is restarted with backoff; Postgres or Temporal dying still stops all.

@@ -54,6 +54,38 @@ def _jd_names_a_role(body):
         body["jd_text"] = "Backend Engineer. " + body["jd_text"]
 
 
+def _places_by_name_or_id(query):
+    """GET /reference/places: q or ids, exactly one of them (two query parameters); q trimmed is not blank."""
+    if "q" in query and "ids" in query:
+        del query["ids"]
+    if "ids" not in query and not str(query.get("q", "")).strip():
+        query["q"] = "leeds"
+
+
+def _places_on_the_gazetteer(criteria):
+    """criteria.places: names and ids must name a place of the gazetteer (reference data, looked up with GET /reference/places)."""
+    places = criteria.get("places") if isinstance(criteria, dict) else None
+    if isinstance(places, list):
+        for i, place in enumerate(places):
+            if isinstance(place, str):
+                places[i] = "Leeds"
+            elif isinstance(place, dict) and "name" in place:
+                place["name"] = "Leeds"
+            elif isinstance(place, dict) and "id" in place:
+                place["id"] = "geonames:2644688"
+
+
+def _examples_of_the_workspace(criteria):
+    """criteria.like: candidates this workspace has read (its data decides), so a generated id is dropped.
+
+    A search needs something to search on: when `like` was all the criteria had, a title stands in.
+    """
+    if isinstance(criteria, dict) and "like" in criteria:
+        del criteria["like"]
+        if not any(criteria.get(k) not in (None, []) for k in ("family", "occupations", "titles", "skills", "must_have_skills", "industries")):
+            criteria["titles"] = ["Backend Engineer"]
+
+
 # SEARCHABLE_FIELDS in src/domain/criteria.ts, less the ones a scoring change may not touch.
 SEARCHABLE_CHANGES = ("skills", "must_have_skills", "industries")
 
@@ -84,8 +116,12 @@ def _repair(case):
     path = case.operation.path
     if path.endswith("/usage") and isinstance(case.query, dict):
         _usage_period(case.query)
+    if path.endswith("/reference/places") and isinstance(case.query, dict):
+        _places_by_name_or_id(case.query)
     if isinstance(case.body, dict):
         _years_in_order(case.body.get("criteria"))
+        _examples_of_the_workspace(case.body.get("criteria"))
+        _places_on_the_gazetteer(case.body.get("criteria"))
         _jd_names_a_role(case.body)
         _a_weight_stays(case.body)
         _something_left_to_search(path, case.body)

@@ -5,6 +5,9 @@ import { v1, v1Page, type Schemas } from '../api';
 import { useCan } from '../layout';
 import { BackLink, ErrorNotice, Loading, PageTitle, placeText } from '../ui';
 import { describeCriteria, isRunning, Progress, PROGRESS_POLL_MS } from './scans';
+import { WatchSearch } from './watch-search';
+import { CalibrationSummary, RateButtons, useRatings } from './feedback';
+import { MoreLikeThese, PickExample, useExamples } from './more-like-these';
 import { linkableUrl } from '../../../src/domain/urls';
 
 const PAGE_SIZE = 20;
@@ -23,11 +26,14 @@ function whereText(person: Pick<Schemas['Person'], 'profile' | 'score_breakdown'
 
 export function SearchPage() {
   const { searchId } = useParams() as { searchId: string };
+  const ratings = useRatings(searchId);
+  // A rating newer than what the search learned: it re-ranks in a moment.
+  const learning = (s?: Schemas['Search']) => [...(ratings.data?.values() ?? [])].some((r) => r.rated_at > (s?.calibration?.updated_at ?? ''));
   const search = useQuery({
     queryKey: ['search', searchId],
     queryFn: () => v1<Schemas['Search']>('GET', `/searches/${searchId}`),
-    // The search workflow's progress, live: re-read while it runs, stop once it is done.
-    refetchInterval: (q) => (q.state.data && !isRunning(q.state.data) ? false : PROGRESS_POLL_MS),
+    // The search workflow's progress, live: re-read while it runs or learns, stop once it is done.
+    refetchInterval: (q) => (q.state.data && !isRunning(q.state.data) && !learning(q.state.data) ? false : PROGRESS_POLL_MS),
   });
   if (search.isPending) return <Loading what="the search" />;
   if (search.isError) return <ErrorNotice error={search.error} retry={() => void search.refetch()} />;
@@ -40,7 +46,14 @@ export function SearchPage() {
         <Progress search={s} />
       </p>
       {s.failure_reason && <p className="notice error">{s.failure_reason}</p>}
-      <People searchId={searchId} projectId={s.project_id} running={isRunning(s)} version={`${s.status}:${s.profiles_read}:${s.delivered}`} />
+      {s.status !== 'failed' && <WatchSearch searchId={searchId} projectId={s.project_id} />}
+      <CalibrationSummary calibration={s.calibration} />
+      <People
+        searchId={searchId}
+        projectId={s.project_id}
+        running={isRunning(s)}
+        version={`${s.status}:${s.profiles_read}:${s.delivered}:${s.calibration?.updated_at ?? ''}`}
+      />
     </>
   );
 }
@@ -64,6 +77,8 @@ function People({ searchId, projectId, running, version }: { searchId: string; p
   // A search shortlists people itself as it delivers them: re-read the list as it moves on.
   useEffect(() => void qc.invalidateQueries({ queryKey: ['shortlist', projectId] }), [qc, projectId, version]);
   const listed = new Set(shortlist.data?.items.map((m) => m.candidate_id));
+  const ratings = useRatings(searchId);
+  const examples = useExamples();
   const add = useMutation({
     mutationFn: (id: string) => v1<Schemas['ShortlistMembersAdded']>('POST', `/projects/${projectId}/shortlist/members`, { candidate_ids: [id] }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ['shortlist', projectId] }),
@@ -98,6 +113,7 @@ function People({ searchId, projectId, running, version }: { searchId: string; p
           {people.data.people.map((p) => (
             <li key={p.id} data-candidate-id={p.id}>
               <div className="row">
+                {canShortlist && <PickExample person={p} picked={examples.picked} toggle={examples.toggle} />}
                 <button type="button" className="link" aria-expanded={open === p.id} onClick={() => setOpen(open === p.id ? null : p.id)}>
                   {p.name}
                 </button>
@@ -117,6 +133,7 @@ function People({ searchId, projectId, running, version }: { searchId: string; p
                       Shortlist
                     </button>
                   ))}
+                {canShortlist && <RateButtons searchId={searchId} person={p} rating={ratings.data?.get(p.id)} />}
               </div>
               {open === p.id && <PersonDetail person={p} />}
             </li>
@@ -124,6 +141,7 @@ function People({ searchId, projectId, running, version }: { searchId: string; p
         </ol>
       )}
       {add.isError && <ErrorNotice error={add.error} />}
+      {canShortlist && <MoreLikeThese projectId={projectId} examples={examples} />}
       {total > PAGE_SIZE && (
         <nav aria-label="Pages of people" className="pager">
           <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
