@@ -247,3 +247,29 @@ it('watch this search: a cadence, the status with its next run, pause and resume
   expect(cspViolations(problems)).toEqual([]);
   await context.close();
 }, 90_000);
+
+it('rates a person from the search page and starts "more like these" from two picked people', async () => {
+  const ws = await workspaceWithMembers(stack, { credits: 3 });
+  const projectId = await createProject(stack, ws.headers);
+  const search = await waitForSearch(stack, ws.headers, (await launch(stack, ws.headers, projectId, { criteria: softwareCriteria })).body.data.id);
+  const people = (await stack.request('GET', `/v1/searches/${search.id}/people?limit=2`, { headers: ws.headers })).body.data.people;
+  expect(people).toHaveLength(2);
+  const { context, page, problems } = await openApp(browser, stack);
+  await signInThroughApp(page, ws.operator.email, undefined, `/app/searches/${search.id}`);
+
+  // A rating goes to the search's feedback (the calibration follows on its own).
+  await page.getByRole('button', { name: `Good fit: ${people[0].name}` }).click();
+  await page.getByRole('button', { name: `Good fit: ${people[0].name}`, pressed: true }).waitFor();
+  const rated = (await stack.request('GET', `/v1/searches/${search.id}/feedback`, { headers: ws.headers })).body.data;
+  expect(rated).toMatchObject([{ candidate_id: people[0].id, verdict: 'good' }]);
+
+  for (const p of people) await page.getByLabel(`Pick ${p.name} as an example`).check();
+  await page.getByRole('button', { name: 'More like these (2)' }).click();
+  await page.waitForURL((url) => /\/app\/searches\/[0-9a-f-]{36}$/.test(url.pathname) && !url.pathname.endsWith(search.id));
+  const lookalikeId = new URL(page.url()).pathname.split('/').pop()!;
+  const lookalike = (await stack.request('GET', `/v1/searches/${lookalikeId}`, { headers: ws.headers })).body.data;
+  expect(lookalike.project_id).toBe(projectId);
+  expect(lookalike.criteria.like).toEqual(people.map((p: { id: string }) => p.id));
+  expect(cspViolations(problems)).toEqual([]);
+  await context.close();
+}, 90_000);
