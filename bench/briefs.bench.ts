@@ -10,7 +10,7 @@ import { projectRepository } from '../src/db/project.repository';
 import { workspaceRepository } from '../src/db/workspace.repository';
 import { extractCriteria } from '../src/briefs/reader';
 import { waitFor } from '../tools/dev/processes';
-import { HOSTILE_SHAPES } from '../test/support/hostile-briefs';
+import { bestOf, HOSTILE_SHAPES } from '../test/support/hostile-briefs';
 import { anchorReport, benchKeyHeaders, log, median, percentile, productionArgs, productionEnv, ROOT, runBench, startBenchStack } from './lib';
 import { loadBriefs } from './quality/grader';
 import { loadOpenWorldBriefs, loadPlacesBriefs } from './quality/open-world-grader';
@@ -41,16 +41,6 @@ const API_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const REALISTIC_P95_TARGET_MS = 50;
 const MEMORY_TARGET_MB = 300;
 const PARTS = new Set((process.env.BENCH_PARTS ?? 'hostile,realistic,api').split(',').map((p) => p.trim()));
-
-const bestOf = (runs: number, work: () => void) => {
-  let best = Infinity;
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    work();
-    best = Math.min(best, performance.now() - t);
-  }
-  return best;
-};
 
 type Report = ReturnType<typeof anchorReport>;
 const shapes = Object.entries(HOSTILE_SHAPES);

@@ -95,8 +95,9 @@ const limited = <T>(xs: T[]) => (LIMIT > 0 ? xs.slice(0, LIMIT) : xs);
 /** Per-item details (misses, worst briefs) of a split: the tune split always, the holdout only with --show-holdout. */
 const detailsOf = (split: string) => split === 'tune' || flag('show-holdout');
 
-interface BriefResult {
-  brief: Brief;
+/** A brief of any set, graded: the service's nDCG (exponential and linear gains) beside its keyword baseline. */
+interface Graded<B> {
+  brief: B;
   refused: string | null;
   criteria: ReadCriteria | null;
   ndcg: number;
@@ -104,6 +105,22 @@ interface BriefResult {
   baseline: number;
   grades: number[];
   ideal: number[];
+}
+type BriefResult = Graded<Brief>;
+/** A places or open-world brief; its baseline is the keyword baseline within the labelled places (bench/open-world-quality.ts). */
+type OpenWorldResult = Graded<PlacesBrief | OpenWorldBrief>;
+
+function graded<B>(brief: B, answer: ServiceAnswer, grades: number[], ideal: number[], baseline: number): Graded<B> {
+  return {
+    brief,
+    refused: answer.refused,
+    criteria: answer.criteria,
+    ndcg: ndcg(grades, ideal, expGain),
+    ndcgLinear: ndcg(grades, ideal, linGain),
+    baseline,
+    grades,
+    ideal,
+  };
 }
 
 /**
@@ -405,28 +422,7 @@ async function grade(db: Db, brief: Brief, answer: ServiceAnswer): Promise<Brief
     return { ideal, baseline: ndcg(await gradesOf(db, brief.labels, await keywordBaseline(db, brief.text)), ideal) };
   });
   const grades = await gradesOf(db, brief.labels, answer.personIds);
-  return {
-    brief,
-    refused: answer.refused,
-    criteria: answer.criteria,
-    ndcg: ndcg(grades, ideal, expGain),
-    ndcgLinear: ndcg(grades, ideal, linGain),
-    baseline,
-    grades,
-    ideal,
-  };
-}
-
-interface OpenWorldResult {
-  brief: PlacesBrief | OpenWorldBrief;
-  refused: string | null;
-  criteria: ReadCriteria | null;
-  ndcg: number;
-  ndcgLinear: number;
-  /** The keyword baseline within the labelled places (bench/open-world-quality.ts). */
-  baseline: number;
-  grades: number[];
-  ideal: number[];
+  return graded(brief, answer, grades, ideal, baseline);
 }
 
 /** A places or open-world brief graded by open-world-grader.ts against its own ideal. */
@@ -437,16 +433,7 @@ async function gradeOpenWorld(db: Db, set: 'places' | 'open-world', brief: Place
     return { ideal, baseline: ndcg(await openWorldGradesOf(db, brief.labels, ids), ideal) };
   });
   const grades = await openWorldGradesOf(db, brief.labels, answer.personIds);
-  return {
-    brief,
-    refused: answer.refused,
-    criteria: answer.criteria,
-    ndcg: ndcg(grades, ideal, expGain),
-    ndcgLinear: ndcg(grades, ideal, linGain),
-    baseline,
-    grades,
-    ideal,
-  };
+  return graded(brief, answer, grades, ideal, baseline);
 }
 
 function summarise(split: string, results: BriefResult[], showWorst: boolean): string[] {

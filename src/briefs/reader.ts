@@ -358,47 +358,23 @@ export function extractCriteria(text: string): Extraction {
     years,
   );
   for (const h of skills?.spans ?? []) taken.claim(h);
-  if (role.family) {
-    criteria.family = role.family.id;
-    confidence.family = role.family.confidence;
-  }
-  if (role.occupations) {
-    criteria.occupations = role.occupations.codes;
-    confidence.occupations = role.occupations.confidence;
-  }
-  if (role.titles) {
-    criteria.titles = role.titles.titles;
-    confidence.titles = role.titles.confidence;
-  }
+  // Each reading fills its criteria field and says how sure it is.
+  const found = <K extends keyof Criteria>(field: K, value: Criteria[K] | undefined, sure: number | undefined) => {
+    if (value === undefined || sure === undefined) return;
+    criteria[field] = value;
+    confidence[field] = sure;
+  };
+  found('family', role.family?.id, role.family?.confidence);
+  found('occupations', role.occupations?.codes, role.occupations?.confidence);
+  found('titles', role.titles?.titles, role.titles?.confidence);
   const place = readPlace(source, taken.spans);
-  if (place.metro) {
-    criteria.metro = place.metro.id;
-    confidence.metro = place.metro.confidence;
-  }
-  if (place.locations) {
-    criteria.locations = place.locations.values;
-    confidence.locations = place.locations.confidence;
-  }
-  if (place.places) {
-    criteria.places = place.places.values;
-    confidence.places = place.places.confidence;
-  }
+  found('metro', place.metro?.id, place.metro?.confidence);
+  found('locations', place.locations?.values, place.locations?.confidence);
+  found('places', place.places?.values, place.places?.confidence);
   const industries = findIndustries(source, taken);
-  if (industries) {
-    criteria.industries = industries.industries;
-    confidence.industries = industries.confidence;
-  }
-  if (years) {
-    criteria.years_experience = years.max !== undefined ? { min: years.min, max: years.max } : { min: years.min };
-    confidence.years_experience = years.confidence;
-  }
-  if (skills) {
-    criteria.skills = skills.skills;
-    confidence.skills = skills.confidence;
-  }
-  if (role.seniority) {
-    criteria.seniority = role.seniority.levels;
-    confidence.seniority = role.seniority.confidence;
-  }
+  found('industries', industries?.industries, industries?.confidence);
+  found('years_experience', years && (years.max !== undefined ? { min: years.min, max: years.max } : { min: years.min }), years?.confidence);
+  found('skills', skills?.skills, skills?.confidence);
+  found('seniority', role.seniority?.levels, role.seniority?.confidence);
   return { criteria, confidence };
 }

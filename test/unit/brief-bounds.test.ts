@@ -1,22 +1,12 @@
 import { BRIEF_MAX_LENGTH } from '../../src/briefs/brief-limits';
 import { extractCriteria } from '../../src/briefs/reader';
-import { HOSTILE_SHAPES } from '../support/hostile-briefs';
+import { bestOf, HOSTILE_SHAPES } from '../support/hostile-briefs';
 
 /**
  * The brief reader stays linear on worst-case shapes at the maximum length. Timed generously for
  * a shared CI machine (the benchmark, bench/briefs.bench.ts, holds the real bound of 200 ms per
  * read); a reader that is quadratic again takes seconds here (one shape took 11 s before).
  */
-
-const bestOf = (runs: number, work: () => void) => {
-  let best = Infinity;
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    work();
-    best = Math.min(best, performance.now() - t);
-  }
-  return best;
-};
 
 beforeAll(() => {
   extractCriteria('Warm-up: senior backend engineer in London, 5 years of Go');

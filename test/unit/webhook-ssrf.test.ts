@@ -29,7 +29,7 @@ async function refusal(url: unknown, p = policy): Promise<UnsafeUrlError> {
 }
 
 const HOSTILE: [string, string][] = [
-  ['http://93.184.215.14/hook', 'scheme_not_https'],
+  ['http://public.example.invalid/hook', 'scheme_not_https'],
   ['ftp://public.example.com/', 'scheme_not_https'],
   ['https://user:pass@public.example.com/', 'credentials_in_url'],
   ['https://token@public.example.com/', 'credentials_in_url'],
