@@ -6,6 +6,7 @@ import { workspaceRepository } from '../src/db/workspace.repository';
 import { waitFor } from '../tools/dev/processes';
 import { gazetteer, type GazetteerPlace } from '../src/reference/gazetteer';
 import { anchorReport, benchKeyHeaders, log, percentile, productionArgs, productionEnv, ROOT, runBench, startBenchStack } from './lib';
+import { mulberry32 } from '../src/corpus/rng';
 
 /**
  * The place picker's lookup (`npm run bench -- places`): GET /v1/reference/places?q=<prefix> on a
@@ -21,18 +22,6 @@ const PREFIXES = Number(process.env.BENCH_PREFIXES ?? 3000);
 const P95_TARGET_MS = 20;
 const CLIENTS = 4;
 
-/** A small seeded PRNG (mulberry32): the same prefixes every run. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Every place of the gazetteer (cities, regions, countries), once each. */
 function allPlaces(): GazetteerPlace[] {
   const seen = new Map<string, GazetteerPlace>();
@@ -44,7 +33,7 @@ function allPlaces(): GazetteerPlace[] {
 /** `n` prefixes: a random place's own name cut to 1–8 characters (never ending in a space). */
 function prefixes(n: number): string[] {
   const places = allPlaces();
-  const random = prng(2026);
+  const random = mulberry32(2026);
   const out: string[] = [];
   while (out.length < n) {
     const name = places[Math.floor(random() * places.length)].name;

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { freePort, waitFor } from '../../tools/dev/processes';
+import { freePort, isAlive, waitFor } from '../../tools/dev/processes';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -31,15 +31,6 @@ const commandOf = (pid: number) => {
     return execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' });
   } catch {
     return '';
-  }
-};
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 };
 
@@ -166,6 +157,6 @@ describe('npm run dev (scripts/dev.mjs)', () => {
       dev.kill('SIGTERM');
     }
     expect(await exited).toBe(0);
-    await waitFor('every child to exit', async () => tree.every((pid) => !alive(pid)), 20_000, 200);
+    await waitFor('every child to exit', async () => tree.every((pid) => !isAlive(pid)), 20_000, 200);
   }, 240_000);
 });

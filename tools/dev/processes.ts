@@ -4,6 +4,16 @@ import readline from 'node:readline';
 /** A free TCP port on 127.0.0.1 (the product needs it too, so it lives in src/). */
 export { freePort } from '../../src/domain/free-port';
 
+/** Whether a process of this pid exists (signal 0 checks without sending anything). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs: number, intervalMs = 250): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;

@@ -7,7 +7,7 @@ import { createDb } from '../../src/db/knex';
 import { migrateLatest } from '../../src/db/migrate';
 import { startEmbeddedPostgres, type PostgresHandle } from './embedded-postgres';
 import { startLoadBalancer, type LoadBalancer } from './load-balancer';
-import { freePort, ProcessGroup, waitFor } from './processes';
+import { freePort, isAlive, ProcessGroup, waitFor } from './processes';
 import { startZipkin, type ZipkinHandle } from './zipkin-server';
 import {
   freeTemporalPorts,
@@ -106,15 +106,6 @@ function childrenOf(pid: number): number[] {
   }
   return out;
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** A Node process of the stack (API or worker): spawned from dist/, output kept for failure reports. */
 class NodeService implements Component {
@@ -229,15 +220,15 @@ export async function startProdStack(opts: ProdStackOptions): Promise<ProdStack>
     name: 'postgres',
     kind: 'postgres',
     pid: () => postgres?.pid,
-    running: () => !!postgres?.pid && alive(postgres.pid),
+    running: () => !!postgres?.pid && isAlive(postgres.pid),
     async kill() {
       const pid = postgres?.pid;
-      if (!pid || !alive(pid)) return;
+      if (!pid || !isAlive(pid)) return;
       // The whole server at once, as a crash of its host would: postmaster and every backend.
       const children = childrenOf(pid);
       process.kill(pid, 'SIGKILL');
-      for (const child of children) if (alive(child)) process.kill(child, 'SIGKILL');
-      await waitFor('PostgreSQL processes to exit', async () => !alive(pid) && children.every((c) => !alive(c)), 15_000, 50);
+      for (const child of children) if (isAlive(child)) process.kill(child, 'SIGKILL');
+      await waitFor('PostgreSQL processes to exit', async () => !isAlive(pid) && children.every((c) => !isAlive(c)), 15_000, 50);
     },
     async start() {
       postgres = await startEmbeddedPostgres({ ...pgOptions, log: opts.verbose ? (l) => log(`[postgres] ${l}`) : undefined });

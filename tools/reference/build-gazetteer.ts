@@ -20,6 +20,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync, inflateRawSync } from 'node:zlib';
+import type { Metro as TaxonomyMetro } from '../../src/reference/taxonomy';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Sources
@@ -532,14 +533,8 @@ interface Region {
   centroidFrom: 'cities' | 'cities500' | 'none';
 }
 
-interface Metro {
-  id: string;
-  label: string;
-  city: string;
-  region: string;
-  country: string;
-  aliases: string[];
-}
+/** What the gazetteer build reads of a metro (metros.json, src/reference/taxonomy.ts). */
+type Metro = Pick<TaxonomyMetro, 'id' | 'label' | 'city' | 'region' | 'country' | 'aliases'>;
 
 function parseArgs(argv: string[]): { packages: string; out: string } {
   let packages: string | undefined;

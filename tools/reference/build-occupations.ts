@@ -15,6 +15,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Occupation as ServedOccupation } from '../../src/reference/occupations';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -682,16 +683,9 @@ function toJson(value: unknown, indent = '', prefix = ''): string {
 // Build
 // ---------------------------------------------------------------------------------------------
 
-interface Occupation {
-  code: string;
-  title: string;
-  description: string;
-  family: string | null;
-  job_zone: number | null;
-  employment: number | null;
+/** An occupation as src/reference/occupations.ts reads it, with the OEWS estimate its employment came from. */
+interface Occupation extends ServedOccupation {
   oews: { code: string; title: string; tot_emp: number; shared_by: number } | null;
-  skills: string[];
-  technology: string[];
 }
 
 interface RoleFamily {
