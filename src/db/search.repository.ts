@@ -164,11 +164,15 @@ export function searchRepository(db: Db) {
       const [row] = await db('searches').where({ id }).update(changes).returning('*');
       return row;
     },
-    /** Running from now on; started_at keeps the first start (later passes run the same search again). */
+    /**
+     * Running from now on; started_at keeps the first start (later passes run the same search again).
+     * The statement's own time, not the transaction's: a slot claim can begin before the search it
+     * waits for closes, and must not record a start earlier than that close.
+     */
     async markRunning(id: string): Promise<SearchRow> {
       const [row] = await db('searches')
         .where({ id })
-        .update({ status: 'running', started_at: db.raw('coalesce(started_at, now())') })
+        .update({ status: 'running', started_at: db.raw('coalesce(started_at, statement_timestamp())') })
         .returning('*');
       return row;
     },
