@@ -51,8 +51,8 @@ import {
  * Search quality (`npm run bench -- quality [--split tune|holdout|both] [--set briefs,places,open-world,titles]
  * [--read-only] [--in-process] [--limit N] [--show-holdout]`): the labelled sets of bench/quality
  * (written before tuning; README there), each brief launched as `jd_text` on `npm run dev`'s built-in
- * corpus (DEFAULT_CORPUS_SIZE people, seed 42: half in the role families in the 68 old metros, half in
- * other occupations worldwide) through the real API, Temporal and worker; the first 25 people of
+ * corpus (DEFAULT_CORPUS_SIZE people, seed 42: half in the role families in the 68 old metros, half the
+ * markets' workforce worldwide, any occupation) through the real API, Temporal and worker; the first 25 people of
  * `GET /searches/{id}/people` are graded (independently of the scorer) and compared with the corpus's
  * best 25 (nDCG@25), beside plain Postgres keyword search over title and skills on the same briefs.
  *  - briefs      the closed-world set (briefs-*.json, bench/quality/grader.ts): family, metro, seniority

@@ -263,8 +263,8 @@ async function main(): Promise<void> {
     const sampleSearch = metroPasses.sample;
     if (PARTS.has('pass')) reportPasses(report, metroPasses.times, metroPasses.inProcessTimes);
     if (PARTS.has('places')) {
-      // Cities outside the 68 old metros (the role families' people live in the old metros only,
-      // so these passes walk the place tiers outward), and one old metro's city given as a place.
+      // Cities outside the 68 old metros (the role families' people there are the markets' few,
+      // so these passes soon rank past the place's tier), and one old metro's city given as a place.
       const cities = ['Manchester', 'Leeds', 'Lyon', 'Calgary', 'Adelaide', 'Porto', 'Seattle'];
       const cityPasses = await passSeries(
         'database-only pass, read budget 200, 1M corpus, city plus radius (criteria places: [{name, radius_km: 40}]): through Temporal vs in-process',

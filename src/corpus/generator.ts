@@ -4,8 +4,10 @@
  * gets its own PRNG state derived from a hash of seed and index (rng.ts).
  *
  * Half the people (even indices) are of the 22 role families, placed in the 68 old metros as the
- * corpus always had them; the other half hold an occupation outside the families, in proportion
- * to US employment, placed in the markets recruiters hire in (roles.ts, places.ts).
+ * corpus always had them, so every family keeps its density there. The other half are the
+ * workforce of the markets recruiters hire in: any occupation, families included (a designer in
+ * Leeds, a nurse in Lyon), in proportion to US employment, placed in proportion to population
+ * (roles.ts, places.ts).
  */
 import type { EducationEntry, ExperienceEntry, PersonProfile, ProjectEntry } from '../domain/profile';
 import { COMPANIES } from './companies';
@@ -20,7 +22,7 @@ import { SENIORITIES, SENIORITY_YEARS, detectSeniority } from '../reference/taxo
  * Which generator this is: a corpus loaded by another version is replaced, not topped up
  * (src/corpus/loader.ts). Change it whenever the same (seed, index) gives another person.
  */
-export const GENERATOR_VERSION = '2026-11-27.open-world.3';
+export const GENERATOR_VERSION = '2026-11-27.open-world.4';
 
 export interface PersonGenerator {
   person(index: number): PersonProfile;
@@ -28,8 +30,8 @@ export interface PersonGenerator {
   familyOf(index: number): string;
 }
 
-/** Whether person i is of the role families (the rest hold occupations outside them). */
-export const isFamilyPerson = (index: number) => index % 2 === 0;
+/** Whether person i is of the role families in an old metro (the rest are the markets' workforce). */
+export const isOldMetroFamilyPerson = (index: number) => index % 2 === 0;
 
 // Careers end in the current month, 2026-11.
 const NOW_MONTH = 2026 * 12 + 10;
@@ -116,11 +118,11 @@ export function createPersonGenerator(seed: number): PersonGenerator {
     if (!Number.isSafeInteger(index) || index < 0) throw new RangeError(`person index must be a non-negative integer, got ${index}`);
     rng.reseed(seed32, index);
     const id = 'p' + String(index).padStart(7, '0');
-    const family = isFamilyPerson(index);
+    const inOldMetro = isOldMetroFamilyPerson(index);
 
     // Role and place
-    const role = family ? roles.families[rng.weighted(roles.familyCum)] : roles.occupation(rng.weighted(roles.occupationCum));
-    const where = family ? placer.inMetro(rng, rng.weighted(placer.metroCum)) : placer.inMarkets(rng);
+    const role = drawRole(index);
+    const where = inOldMetro ? placer.inMetro(rng, rng.weighted(placer.metroCum)) : placer.inMarkets(rng);
     const place = where.culture;
 
     // Name
@@ -342,11 +344,14 @@ export function createPersonGenerator(seed: number): PersonGenerator {
     };
   }
 
+  /** Person i's role: the first draw from its reseeded rng, so familyOf can make it alone. */
+  function drawRole(index: number): RoleSpec {
+    return isOldMetroFamilyPerson(index) ? roles.families[rng.weighted(roles.familyCum)] : roles.workforceRole(rng.weighted(roles.workforceCum));
+  }
+
   function familyOf(index: number): string {
-    if (!isFamilyPerson(index)) return '';
     rng.reseed(seed32, index);
-    // The same first draw as person(index) makes.
-    return roles.families[rng.weighted(roles.familyCum)].family;
+    return drawRole(index).family;
   }
 
   return { person, familyOf };

@@ -1,9 +1,9 @@
 /**
  * What the corpus's people do (DESIGN.md §5). A role is either a role family (the 22 the service
  * was built on: their base titles, skills, industries and texts, src/corpus/data/family-text.json)
- * or an O*NET-SOC occupation outside every family, drawn in proportion to US employment (BLS OEWS
- * May 2024, src/reference/data/occupations), with its real titles, O*NET skills and technology,
- * and employers of plausible industries (src/corpus/data/occupation-groups.json).
+ * or an O*NET-SOC occupation outside every family, with its real titles, O*NET skills and
+ * technology, and employers of plausible industries (src/corpus/data/occupation-groups.json).
+ * The workforce draw weighs both by US employment (BLS OEWS May 2024, src/reference/data/occupations).
  */
 import familyTextData from './data/family-text.json';
 import occupationGroupData from './data/occupation-groups.json';
@@ -229,9 +229,12 @@ export interface Roles {
   families: RoleSpec[];
   /** Relative share of each family among the families' people. */
   familyCum: Float64Array;
-  /** An occupation outside the families, drawn in proportion to employment. */
-  occupationCum: Float64Array;
-  occupation(i: number): RoleSpec;
+  /**
+   * The whole workforce in proportion to employment: every occupation outside the families, then
+   * each family weighted by the employment of the occupations mapped to it (`workforceRole`).
+   */
+  workforceCum: Float64Array;
+  workforceRole(i: number): RoleSpec;
   /** The longest skill list of any role (scratch space for sampling). */
   maxSkills: number;
 }
@@ -239,6 +242,8 @@ export interface Roles {
 export function createRoles(): Roles {
   const families = familyRoles();
   const outside = occupations().all.filter((o) => o.family === null && (o.employment ?? 0) > 0);
+  const familyEmployment = new Map<string, number>();
+  for (const o of occupations().all) if (o.family) familyEmployment.set(o.family, (familyEmployment.get(o.family) ?? 0) + (o.employment ?? 0));
   const byCode = new Map<string, { title: string; source: string }[]>();
   for (const t of occupations().titles()) {
     const list = byCode.get(t.code);
@@ -250,8 +255,9 @@ export function createRoles(): Roles {
   return {
     families,
     familyCum: cumulative(ROLE_FAMILIES.map((f) => FAMILY_TEXT[f.id].weight)),
-    occupationCum: cumulative(outside.map((o) => o.employment ?? 0)),
-    occupation(i) {
+    workforceCum: cumulative([...outside.map((o) => o.employment ?? 0), ...families.map((f) => familyEmployment.get(f.family) ?? 0)]),
+    workforceRole(i) {
+      if (i >= outside.length) return families[i - outside.length];
       let role = built.get(i);
       if (!role) built.set(i, (role = occupationRole(outside[i], byCode)));
       return role;
