@@ -10,9 +10,10 @@ import { INDUSTRIES, SKILLS, canonicalIndustry, canonicalSkill } from '../refere
 import { readPlace } from './places';
 import { occupationVocabulary } from '../reference/occupation-titles';
 import { similarRolePhrases } from '../ranking/title-match';
+import { openingRoleAsWritten } from './role-mentions';
 import { readRole } from './roles';
 import { SpanClaims } from './span-claims';
-import type { Criteria } from '../domain/criteria';
+import { SEARCHABLE_FIELDS, type Criteria } from '../domain/criteria';
 
 export interface Extraction {
   criteria: Criteria;
@@ -376,5 +377,9 @@ export function extractCriteria(text: string): Extraction {
   found('years_experience', years && (years.max !== undefined ? { min: years.min, max: years.max } : { min: years.min }), years?.confidence);
   found('skills', skills?.skills, skills?.confidence);
   found('seniority', role.seniority?.levels, role.seniority?.confidence);
+  // Never refused while the opening words name someone no vocabulary knows: the words as written,
+  // a title for the ranking to match, read with little confidence.
+  const asWritten = SEARCHABLE_FIELDS.some((field) => field in criteria) ? undefined : openingRoleAsWritten(source);
+  if (asWritten) found('titles', [asWritten], 0.3);
   return { criteria, confidence };
 }

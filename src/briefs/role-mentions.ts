@@ -6,6 +6,7 @@
  */
 import { NO_FAMILY, type RolePhrase } from '../reference/role-vocabulary';
 import { occupationVocabulary } from '../reference/occupation-titles';
+import { singularWord } from '../reference/occupations';
 import { canonicalSkill } from '../reference/taxonomy';
 import type { Seniority } from '../domain/profile';
 import { similarRolePhrases, words } from '../ranking/title-match';
@@ -334,6 +335,34 @@ export function similarMentions(
 
 /** The opening words of a brief up to its first break ("Director of Pharmacy" of "Director of Pharmacy for a 300-bed hospital"). */
 const OPENING = /^[^,;:()\n—–|.!?]*?(?=\s+(?:for|in|at|with|to|near|needed|wanted|-)\b|[,;:()\n—–|.!?]|$)/i;
+/**
+ * The role the opening words name as written, for a brief the vocabularies know nothing in
+ * ("Zeppelin rigger, Friedrichshafen"): hiring words trimmed, at most five words ending in a word
+ * some listed title ends in. "Looking for great people" names nobody.
+ */
+export function openingRoleAsWritten(text: string): string | undefined {
+  const written = (OPENING.exec(text)?.[0] ?? '').split(/\s+/).filter(Boolean);
+  const stop = (w: string) => STOP_SPAN_WORDS.has(w.toLowerCase());
+  while (written.length && stop(written[0])) written.shift();
+  while (written.length && stop(written[written.length - 1])) written.pop();
+  const head = (written.at(-1) ?? '').toLowerCase();
+  if (written.length === 0 || written.length > 5 || stop(head)) return undefined;
+  // The head is a word some listed title ends in ("rigger", "guide"), not any word ending in "er".
+  return (titleHeads().get(singularWord(head)) ?? 0) >= MIN_TITLES_OF_HEAD ? written.join(' ') : undefined;
+}
+/** Listed titles a head word must end, at least ("guide" ends dozens; "new" ends a stray one). */
+const MIN_TITLES_OF_HEAD = 5;
+let heads: Map<string, number> | undefined;
+function titleHeads(): Map<string, number> {
+  if (heads) return heads;
+  heads = new Map();
+  for (const key of occupationVocabulary().byKey.keys()) {
+    const head = singularWord(key.split(' ').at(-1)!);
+    heads.set(head, (heads.get(head) ?? 0) + 1);
+  }
+  return heads;
+}
+
 /** The loosest likeness the last resort takes. */
 const LAST_RESORT_SIMILARITY = 0.5;
 

@@ -22,7 +22,7 @@ import { SENIORITIES, SENIORITY_YEARS, detectSeniority } from '../reference/taxo
  * Which generator this is: a corpus loaded by another version is replaced, not topped up
  * (src/corpus/loader.ts). Change it whenever the same (seed, index) gives another person.
  */
-export const GENERATOR_VERSION = '2026-11-27.open-world.4';
+export const GENERATOR_VERSION = '2026-11-27.open-world.5';
 
 export interface PersonGenerator {
   person(index: number): PersonProfile;

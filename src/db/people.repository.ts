@@ -1,7 +1,7 @@
 import type { Db } from './knex';
 import type { PersonProfile } from '../domain/profile';
 import type { CandidateSummary } from '../providers/profile-source';
-import { bestOutsideTier } from '../ranking/retrieval';
+import { bestOutsideFamilyTier, bestOutsideTier } from '../ranking/retrieval';
 import { inPlacesSql } from '../ranking/location';
 import { SIGNALS, type RankedQuery } from '../ranking/signals';
 
@@ -106,19 +106,24 @@ export function peopleRepository(db: Db) {
      * it does not filter: the wanted role and level elsewhere can beat another role in the wanted
      * city. Ties by id.
      *
-     * The whole family can be a quarter of the corpus (1.6 s on 1M people), so the wanted family
-     * where some location credit is comes first ((family, geo_cell) and (family, country) btrees,
-     * a few thousand people): when its `offset + limit`-th estimate beats the best estimate anyone
-     * outside it could reach (`bestOutsideTier`), its order is the whole corpus's order; otherwise
-     * the corpus.
+     * The family and its adjacent ones can be a quarter of the corpus (1.6 s on 1M people), so
+     * tiers come first, each kept when its `offset + limit`-th estimate beats the best estimate
+     * anyone outside it could reach: the wanted family where some location credit is ((family,
+     * geo_cell) and (family, country) btrees, a few thousand people; `bestOutsideTier`), then the
+     * wanted family anywhere with anyone in the places (`bestOutsideFamilyTier`: a place that holds
+     * too few of the family); otherwise the corpus. Each kept tier's order is the corpus's order.
      */
     async ranked(q: RankedQuery, offset: number, limit: number): Promise<RankedCandidate[]> {
-      const outside = bestOutsideTier(q);
-      if (outside !== null) {
-        const tier = await rankedStatement(db, q, { offset: 0, limit: offset + limit, firstTier: true });
-        if (tier.length === offset + limit && tier[tier.length - 1].estimate > outside + ESTIMATE_EPSILON) return tier.slice(offset);
+      const tiers = [
+        { tier: 'place' as const, outside: bestOutsideTier(q) },
+        { tier: 'family' as const, outside: bestOutsideFamilyTier(q) },
+      ];
+      for (const { tier, outside } of tiers) {
+        if (outside === null) continue;
+        const rows = await rankedStatement(db, q, { offset: 0, limit: offset + limit, tier });
+        if (rows.length === offset + limit && rows[rows.length - 1].estimate > outside + ESTIMATE_EPSILON) return rows.slice(offset);
       }
-      return rankedStatement(db, q, { offset, limit, firstTier: false });
+      return rankedStatement(db, q, { offset, limit });
     },
     async profiles(personIds: string[]): Promise<Map<string, PersonProfile>> {
       if (personIds.length === 0) return new Map();
@@ -132,10 +137,11 @@ export function peopleRepository(db: Db) {
 const ESTIMATE_EPSILON = 1e-6;
 
 /**
- * The ranking statement (see `ranked`) over the whole corpus, or over its first tier (the wanted
- * family where some location credit is); exported for the test that holds `ranked` to it.
+ * The ranking statement (see `ranked`) over the whole corpus, or over one of its tiers: `place`
+ * (the wanted family where some location credit is) or `family` (the wanted family anywhere and
+ * anyone in the places); exported for the test that holds `ranked` to it.
  */
-export async function rankedStatement(db: Db, q: RankedQuery, opts: { offset: number; limit: number; firstTier: boolean }): Promise<RankedCandidate[]> {
+export async function rankedStatement(db: Db, q: RankedQuery, opts: { offset: number; limit: number; tier?: 'place' | 'family' }): Promise<RankedCandidate[]> {
   const lowerSkills = q.skills.map((x) => x.toLowerCase());
   // Who can be a candidate at all; the place only ranks (a wanted title or level elsewhere
   // can beat the wrong role in the wanted city).
@@ -166,11 +172,11 @@ export async function rankedStatement(db: Db, q: RankedQuery, opts: { offset: nu
     terms.push(`:w_${signal.name}::float8 * (${term.sql})`);
   }
   let tier = '';
-  if (opts.firstTier) {
+  if (opts.tier) {
     const inPlaces = inPlacesSql(q.places);
     Object.assign(bindings, inPlaces.bindings);
     tier = `
-           and family = :family and ${inPlaces.sql}`;
+           and ${opts.tier === 'place' ? `family = :family and ${inPlaces.sql}` : `(family = :family or ${inPlaces.sql})`}`;
   }
   const sql = `
         with q as (

@@ -1,6 +1,6 @@
 /**
  * The retrieval order (DESIGN.md §4): the criteria as the SQL estimate of the score reads them
- * (RankedQuery), which signals count, and the bound that lets a ranking stop after its first tier.
+ * (RankedQuery), which signals count, and the bounds that let a ranking stop after one of its tiers.
  * The estimate itself is the signals' SQL terms (signals.ts), composed by peopleRepository.ranked.
  */
 import { findFamily } from '../reference/taxonomy';
@@ -66,10 +66,20 @@ export function rankedQuery(criteria: ResolvedCriteria, weights?: Partial<Scorin
 /**
  * The ranking's first tier: the wanted family where some location credit is (near a wanted city,
  * in a wanted region or country). Null when the query has no such tier (no family, no place or
- * no location weight): then the whole corpus is ranked.
+ * no location weight).
  */
-export const hasTier = (q: RankedQuery) =>
-  !!q.family && q.weights.location > 0 && (q.places.cells.length > 0 || q.places.countries.length > 0 || q.places.regions.length > 0);
+export const hasTier = (q: RankedQuery) => !!q.family && q.weights.location > 0 && hasPlaces(q);
+
+const hasPlaces = (q: RankedQuery) => q.places.cells.length > 0 || q.places.countries.length > 0 || q.places.regions.length > 0;
+
+/** The highest estimate anyone can reach with this much family and location credit, every other part full. */
+function bestEstimate(q: RankedQuery, family: number, place: number): number {
+  const parts = (q.titles.length ? 1 : 0) + 1 + (q.seniorities.length ? 1 : 0);
+  const others = Object.entries(q.weights)
+    .filter(([name]) => name !== 'title' && name !== 'location')
+    .reduce((sum, [, weight]) => sum + weight, 0);
+  return (q.weights.title * ((q.titles.length ? 1 : 0) + family + (q.seniorities.length ? 1 : 0))) / parts + q.weights.location * place + others;
+}
 
 /**
  * The highest estimate of anyone outside the first tier, or null without a tier. Outside it one is
@@ -78,11 +88,16 @@ export const hasTier = (q: RankedQuery) =>
  */
 export function bestOutsideTier(q: RankedQuery): number | null {
   if (!hasTier(q)) return null;
-  const parts = (q.titles.length ? 1 : 0) + 1 + (q.seniorities.length ? 1 : 0);
-  const others = Object.entries(q.weights)
-    .filter(([name]) => name !== 'title' && name !== 'location')
-    .reduce((sum, [, weight]) => sum + weight, 0);
-  const best = (family: number, place: number) =>
-    (q.weights.title * ((q.titles.length ? 1 : 0) + family + (q.seniorities.length ? 1 : 0))) / parts + q.weights.location * place + others;
-  return Math.max(best(q.adjacentFamilies.length ? 0.5 : 0, 1), best(1, 0));
+  return Math.max(bestEstimate(q, q.adjacentFamilies.length ? 0.5 : 0, 1), bestEstimate(q, 1, 0));
+}
+
+/**
+ * The ranking's second tier, for when the place holds too few of the family (a designer around
+ * Leeds): the wanted family anywhere, and anyone in the wanted places. Outside it one is of another
+ * family (at best adjacent) with no location credit, or any location credit when no place is
+ * wanted. Null without a family.
+ */
+export function bestOutsideFamilyTier(q: RankedQuery): number | null {
+  if (!q.family) return null;
+  return bestEstimate(q, q.adjacentFamilies.length ? 0.5 : 0, hasPlaces(q) ? 0 : 1);
 }

@@ -7,7 +7,7 @@ import { workspaceWithKey, type KeyFixture } from '../support/fixtures';
 import { startTestStack, type TestStack } from '../support/stack';
 import { createProject, launch, waitForSearch } from '../support/searches';
 import { peopleRepository, rankedStatement } from '../../src/db/people.repository';
-import { bestOutsideTier, rankedQuery } from '../../src/ranking/retrieval';
+import { bestOutsideFamilyTier, bestOutsideTier, rankedQuery } from '../../src/ranking/retrieval';
 
 /**
  * Candidate retrieval best first (issue: "a pass reads the freshest people rather than the
@@ -119,7 +119,7 @@ describe('ranking the wanted family where some location credit is first', () => 
       [10, 10],
       [0, 400],
     ]) {
-      const whole = await rankedStatement(stack.db, q, { offset, limit, firstTier: false });
+      const whole = await rankedStatement(stack.db, q, { offset, limit });
       const got = await people.ranked(q, offset, limit);
       expect(got.map((r) => [r.person_id, r.estimate])).toEqual(whole.map((r) => [r.person_id, r.estimate]));
     }
@@ -131,12 +131,24 @@ describe('ranking the wanted family where some location credit is first', () => 
       const q = rankedQuery(resolved({ ...base, target: 5, read_budget: 50, shortlist_threshold: 0 }));
       const outside = bestOutsideTier(q);
       if (outside === null) continue;
-      const tier = await rankedStatement(stack.db, q, { offset: 0, limit: 3, firstTier: true });
+      const tier = await rankedStatement(stack.db, q, { offset: 0, limit: 3, tier: 'place' });
       if (tier.length === 3 && tier[2].estimate > outside) taken.push(name);
     }
     // On the 6,000-person test corpus the top three of a metro usually beat anyone elsewhere…
     expect(taken.length).toBeGreaterThanOrEqual(3);
     // …but not where the tier holds too few people to prove anything.
     expect(taken).not.toContain('a town with hardly anyone');
+  });
+
+  it('falls back to the family anywhere when the place holds too few, and a search with no place ranks the family alone', async () => {
+    const taken: string[] = [];
+    for (const [name, base] of cases) {
+      const q = rankedQuery(resolved({ ...base, target: 5, read_budget: 50, shortlist_threshold: 0 }));
+      const outside = bestOutsideFamilyTier(q);
+      if (outside === null) continue;
+      const tier = await rankedStatement(stack.db, q, { offset: 0, limit: 20, tier: 'family' });
+      if (tier.length === 20 && tier[19].estimate > outside) taken.push(name);
+    }
+    expect(taken).toEqual(expect.arrayContaining(['a town with hardly anyone', 'no metro']));
   });
 });

@@ -43,6 +43,17 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     expect(read('Senior SRE: Linux server administration, Chef and Terraform').family).toBe('devops_sre');
   });
 
+  it('launches a role no vocabulary knows by the opening words as written, and refuses only a text that names nobody', () => {
+    const zorbing = extractCriteria('Zorbing guide, Leeds');
+    expect(zorbing.criteria).toMatchObject({ titles: ['Zorbing guide'] });
+    expect(zorbing.criteria.family).toBeUndefined();
+    expect(zorbing.confidence.titles).toBeLessThan(0.5);
+    expect(parseCriteria(zorbing.criteria).ok).toBe(true);
+    // Nobody named: hiring words and "people" are no role, a stray word is no title's head.
+    for (const brief of ['Looking for great people in Toronto, please apply today!', 'Exciting new role, Leeds', 'asdf qwer'])
+      expect({ brief, titles: read(brief).titles }).toEqual({ brief, titles: undefined });
+  });
+
   it('keeps the level words and reads abbreviations of O*NET titles', () => {
     expect(read('Lead carpenter for a custom home builder in Bozeman')).toMatchObject({
       occupations: ['47-2031.00'],
