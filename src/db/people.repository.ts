@@ -1,7 +1,7 @@
 import type { Db } from './knex';
 import type { PersonProfile } from '../domain/profile';
 import type { CandidateSummary } from '../providers/profile-source';
-import { bestOutsideFamilyTier, bestOutsideTier } from '../ranking/retrieval';
+import { bestOutsideFamilySkillsTier, bestOutsideFamilyTier, bestOutsideTier } from '../ranking/retrieval';
 import { inPlacesSql } from '../ranking/location';
 import { SIGNALS, type RankedQuery } from '../ranking/signals';
 
@@ -109,13 +109,15 @@ export function peopleRepository(db: Db) {
      * The family and its adjacent ones can be a quarter of the corpus (1.6 s on 1M people), so
      * tiers come first, each kept when its `offset + limit`-th estimate beats the best estimate
      * anyone outside it could reach: the wanted family where some location credit is ((family,
-     * geo_cell) and (family, country) btrees, a few thousand people; `bestOutsideTier`), then the
-     * wanted family anywhere with anyone in the places (`bestOutsideFamilyTier`: a place that holds
-     * too few of the family); otherwise the corpus. Each kept tier's order is the corpus's order.
+     * geo_cell) and (family, country) btrees, a few thousand people; `bestOutsideTier`), then, for
+     * a place that holds too few of the family, the family's people anywhere who list every
+     * wanted skill (`bestOutsideFamilySkillsTier`) or all of them (`bestOutsideFamilyTier`), each with
+     * anyone in the places; otherwise the corpus. Each kept tier's order is the corpus's order.
      */
     async ranked(q: RankedQuery, offset: number, limit: number): Promise<RankedCandidate[]> {
       const tiers = [
         { tier: 'place' as const, outside: bestOutsideTier(q) },
+        { tier: 'family-skills' as const, outside: bestOutsideFamilySkillsTier(q) },
         { tier: 'family' as const, outside: bestOutsideFamilyTier(q) },
       ];
       for (const { tier, outside } of tiers) {
@@ -136,12 +138,16 @@ export function peopleRepository(db: Db) {
 /** Float sums in SQL and here may differ in the last bits; a bound must win by more than that. */
 const ESTIMATE_EPSILON = 1e-6;
 
+/** The subsets of the corpus `ranked` tries before the whole of it. */
+type RankingTier = 'place' | 'family-skills' | 'family';
+
 /**
  * The ranking statement (see `ranked`) over the whole corpus, or over one of its tiers: `place`
- * (the wanted family where some location credit is) or `family` (the wanted family anywhere and
- * anyone in the places); exported for the test that holds `ranked` to it.
+ * (the wanted family where some location credit is), `family-skills` (the family's people who list
+ * every wanted skill, and anyone in the places) or `family` (the wanted family anywhere, and anyone in
+ * the places); exported for the test that holds `ranked` to it.
  */
-export async function rankedStatement(db: Db, q: RankedQuery, opts: { offset: number; limit: number; tier?: 'place' | 'family' }): Promise<RankedCandidate[]> {
+export async function rankedStatement(db: Db, q: RankedQuery, opts: { offset: number; limit: number; tier?: RankingTier }): Promise<RankedCandidate[]> {
   const lowerSkills = q.skills.map((x) => x.toLowerCase());
   // Who can be a candidate at all; the place only ranks (a wanted title or level elsewhere
   // can beat the wrong role in the wanted city).
@@ -174,9 +180,17 @@ export async function rankedStatement(db: Db, q: RankedQuery, opts: { offset: nu
   let tier = '';
   if (opts.tier) {
     const inPlaces = inPlacesSql(q.places);
-    Object.assign(bindings, inPlaces.bindings);
+    // Every wanted skill, each as written or in lower case (as the skills term counts them).
+    const everySkill = q.skills.map((skill, i) => [`tierSkill${i}`, [...new Set([skill, skill.toLowerCase()])]] as const);
+    Object.assign(bindings, inPlaces.bindings, Object.fromEntries(everySkill));
+    const listsEverySkill = everySkill.map(([name]) => `skills && :${name}::text[]`).join(' and ') || 'true';
+    const where: Record<RankingTier, string> = {
+      place: `family = :family and ${inPlaces.sql}`,
+      'family-skills': `((family = :family and ${listsEverySkill}) or ${inPlaces.sql})`,
+      family: `(family = :family or ${inPlaces.sql})`,
+    };
     tier = `
-           and ${opts.tier === 'place' ? `family = :family and ${inPlaces.sql}` : `(family = :family or ${inPlaces.sql})`}`;
+           and ${where[opts.tier]}`;
   }
   const sql = `
         with q as (

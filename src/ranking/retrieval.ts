@@ -92,7 +92,7 @@ export function bestOutsideTier(q: RankedQuery): number | null {
 }
 
 /**
- * The ranking's second tier, for when the place holds too few of the family (a designer around
+ * The ranking's last tier, for when the place holds too few of the family (a designer around
  * Leeds): the wanted family anywhere, and anyone in the wanted places. Outside it one is of another
  * family (at best adjacent) with no location credit, or any location credit when no place is
  * wanted. Null without a family.
@@ -100,4 +100,15 @@ export function bestOutsideTier(q: RankedQuery): number | null {
 export function bestOutsideFamilyTier(q: RankedQuery): number | null {
   if (!q.family) return null;
   return bestEstimate(q, q.adjacentFamilies.length ? 0.5 : 0, hasPlaces(q) ? 0 : 1);
+}
+
+/**
+ * Before it, the same with only the family's people who list every wanted skill (skills GIN index:
+ * a tenth of a big family for two skills). Outside it one is also of the family, missing a wanted
+ * skill (a share of the skills part), without location credit. Null without a family or skills.
+ */
+export function bestOutsideFamilySkillsTier(q: RankedQuery): number | null {
+  const outside = bestOutsideFamilyTier(q);
+  if (outside === null || q.skills.length === 0 || !q.weights.skills) return null;
+  return Math.max(outside, bestEstimate(q, 1, hasPlaces(q) ? 0 : 1) - q.weights.skills / q.skills.length);
 }
