@@ -10,7 +10,7 @@
  * "hiring", "looking for", "role:" make it the role asked for; "work with", "reporting to",
  * "partner with" make it a colleague ("you'll work closely with product managers").
  */
-import { ROLE_FAMILIES, SENIORITY_YEARS, findFamily } from '../reference/taxonomy';
+import { ROLE_FAMILIES, SENIORITY_YEARS, detectSeniority, findFamily } from '../reference/taxonomy';
 import { NO_FAMILY, ROLE_PHRASES, SKILL_TITLE_HINTS } from '../reference/role-vocabulary';
 import { familyTitleOccupation, occupations, ownTitles, singularWord } from '../reference/occupations';
 import { SENIORITIES, type Seniority } from '../domain/profile';
@@ -335,9 +335,18 @@ function outsideReading(
   for (const title of codes.length ? ownTitles(codes[0]) : []) if (!titles.some((t) => t.toLowerCase() === title.toLowerCase())) titles.push(title);
   const result: RoleReadingResult = { ...base, occupations: { codes, confidence } };
   if (titles.length) result.titles = { titles: titles.slice(0, MAX_EXTRACTED_TITLES), confidence };
-  const seniority = readSeniority(text, leading, years);
+  const seniority = readSeniority(text, leading, years) ?? levelOfTitle(leading[0]);
   if (seniority) result.seniority = seniority;
   return result;
+}
+
+/**
+ * The level a title outside the families states itself ("Store Manager", "Director of Pharmacy"),
+ * read as the corpus and the scorer read a person's title (detectSeniority).
+ */
+function levelOfTitle(m: RoleMention | undefined): RoleReadingResult['seniority'] {
+  const level = m && detectSeniority(m.written);
+  return level ? { levels: [level], confidence: 0.7 } : undefined;
 }
 
 /** The levels stated with the leading mentions; else a level phrase; else what a range of years implies. */

@@ -61,6 +61,10 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
       seniority: ['lead'],
     });
     expect(read('CNAs for nights, skilled nursing facility in Fargo, not RNs').occupations).toContain('31-1131.00');
+    // A title outside the families that states its level, read as the corpus reads people's titles.
+    expect(read('Director of Pharmacy for a 300-bed hospital, Louisville KY').seniority).toEqual(['director']);
+    expect(read('Store manager, grocery, Knoxville').seniority).toEqual(['manager']);
+    expect(read('Pharmacist for a busy community pharmacy in Boston, MA').seniority).toBeUndefined();
   });
 });
 
