@@ -307,6 +307,13 @@ async function main(): Promise<void> {
         anchor: { name: 'the same launch and activity code in a loop without Temporal', value: med(outside.inProcessTimes) },
         better: 'lower',
       });
+      if (metroPasses.times.length)
+        report.target(
+          'city + radius pass median no worse than the old-metro pass median of the same run',
+          `${med(outside.times).toFixed(2)} s vs ${med(metroPasses.times).toFixed(2)} s`,
+          med(outside.times) <= med(metroPasses.times),
+          'the retrieval tiers (docs/benchmarks.md §2): a city whose criteria name no skill ranks its family anywhere',
+        );
       report.target(
         'city + radius pass median through Temporal < 1 s',
         `${med(outside.times).toFixed(2)} s`,
