@@ -100,7 +100,7 @@ export function describeCriteria(): CriteriaDescription {
       items: 'string',
       required: false,
       description:
-        'O*NET-SOC 2019 occupations (codes such as 29-1051.00) of any role, inside the role families or not. A person of the same occupation matches it fully, one of the same SOC broad occupation (same first five digits) half. The family follows from an occupation that maps to one when no family is given; a role outside every family is searched by its occupation and titles alone.',
+        'O*NET-SOC 2019 occupations (codes such as 29-1051.00) of any role, inside the role families or not. A person of the same occupation matches it fully, one of the same SOC broad occupation (same first five digits) half. The family follows from the first occupation when it maps to one and no family is given; a role outside every family is searched by its occupation and titles alone.',
       max_items: B.occupations.maxItems,
       allowed: { lookup: 'GET /reference/occupations?q=' },
     },

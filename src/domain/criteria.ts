@@ -60,7 +60,7 @@ export const SEARCHABLE_FIELDS = ['family', 'occupations', 'titles', 'skills', '
 
 export interface Criteria {
   family?: string;
-  /** O*NET-SOC 2019 codes (DESIGN.md §4a); `family` follows from them when one maps to a family. */
+  /** O*NET-SOC 2019 codes (DESIGN.md §4a), most likely first; `family` follows from the first when it maps to a family. */
   occupations?: string[];
   /** Candidates of the workspace to find more people like (DESIGN.md §13); the launch derives the other fields from them. */
   like?: string[];
@@ -354,8 +354,9 @@ function resolveCriteria(c: ParsedCriteria): ResolvedCriteria {
   };
   // Assigned in a fixed order so equal criteria serialise identically.
   const occupationCodes = canonList(c.occupations, resolveOccupation);
-  // The family follows from the occupations when one maps to a family and none is given.
-  const family = c.family !== undefined ? resolveFamily(c.family)?.id : occupationCodes?.map((code) => occupations().byCode(code)?.family).find((f) => !!f);
+  // The family follows from the first (the most likely) occupation when it maps to one and none is
+  // given: a store manager whose second guess is an operations manager is no operations role.
+  const family = c.family !== undefined ? resolveFamily(c.family)?.id : (occupationCodes && occupations().byCode(occupationCodes[0])?.family) || undefined;
   if (family) out.family = family;
   if (occupationCodes) out.occupations = occupationCodes;
   const like = canonList(c.like, (v) => v.toLowerCase());

@@ -94,9 +94,12 @@ describe('the occupation signal', () => {
     expect(scoreProfile(profile('29-1051.00'), criteria({ titles: ['Pharmacist'] })).breakdown.map((b) => b.criterion)).not.toContain('occupation');
   });
 
-  it('derives the family from an occupation that maps to one', () => {
+  it('derives the family from the first occupation when it maps to one', () => {
     expect(criteria({ occupations: ['15-1252'] })).toMatchObject({ occupations: ['15-1252.00'], family: 'software_engineering' });
     expect(criteria({ occupations: ['29-1051.00'] }).family).toBeUndefined();
+    // A store manager (no family) whose second guess is a general and operations manager is no operations role.
+    expect(criteria({ occupations: ['41-1011.00', '11-1021.00'] }).family).toBeUndefined();
+    expect(criteria({ occupations: ['11-1021.00', '41-1011.00'] }).family).toBe('operations');
     const refused = parseCriteria({ occupations: ['99-9999.00'] });
     expect(refused.ok).toBe(false);
     if (!refused.ok) expect(refused.problems[0].message).toMatch(/unknown occupation "99-9999.00".*GET \/reference\/occupations/);
