@@ -3,7 +3,7 @@ import type { PersonProfile } from '../domain/profile';
 import type { CandidateSummary } from '../providers/profile-source';
 import { bestOutsideFamilySkillsTier, bestOutsideFamilyTier, bestOutsideTier } from '../ranking/retrieval';
 import { inPlacesSql } from '../ranking/location';
-import { SIGNALS, type RankedQuery } from '../ranking/signals';
+import { SIGNALS, wantedSkillBindings, type RankedQuery } from '../ranking/signals';
 
 /** The people-table row of a profile: the filter and result-list columns. */
 export interface PersonRow {
@@ -181,7 +181,7 @@ export async function rankedStatement(db: Db, q: RankedQuery, opts: { offset: nu
   if (opts.tier) {
     const inPlaces = inPlacesSql(q.places);
     // Every wanted skill, each as written or in lower case (as the skills term counts them).
-    const everySkill = q.skills.map((skill, i) => [`tierSkill${i}`, [...new Set([skill, skill.toLowerCase()])]] as const);
+    const everySkill = wantedSkillBindings(q, 'tierSkill');
     Object.assign(bindings, inPlaces.bindings, Object.fromEntries(everySkill));
     const listsEverySkill = everySkill.map(([name]) => `skills && :${name}::text[]`).join(' and ') || 'true';
     const where: Record<RankingTier, string> = {

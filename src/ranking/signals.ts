@@ -68,6 +68,13 @@ export interface Signal {
 const str = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
 const strList = (v: unknown): string[] => (Array.isArray(v) ? v.map(str).filter((s) => s !== '') : []);
 const lower = (s: string) => s.toLowerCase();
+
+/**
+ * Each wanted skill as a named SQL binding of the ways people's skills write it (as written or in
+ * lower case: the corpus and the live sources), for the skills term and the retrieval's skills tier.
+ */
+export const wantedSkillBindings = (q: Pick<RankedQuery, 'skills'>, prefix: string) =>
+  q.skills.map((skill, i) => [`${prefix}${i}`, [...new Set([skill, lower(skill)])]] as const);
 const nonEmpty = <T>(v: readonly T[] | undefined): v is readonly T[] => Array.isArray(v) && v.length > 0;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
@@ -296,7 +303,7 @@ export const SIGNALS = [
         // them): one array overlap per skill, counted as the scorer counts, with no subquery per
         // row (a family of 100,000 people paid 2 µs each for one). The overlap with them all
         // settles most rows first.
-        const wanted = q.skills.map((skill, i) => [`skillsWanted${i}`, [...new Set([skill, lower(skill)])]] as const);
+        const wanted = wantedSkillBindings(q, 'skillsWanted');
         const count = wanted.map(([name]) => `(skills && :${name}::text[])::int`).join(' + ') || '0';
         return {
           sql: `(case when skills && :skillsOverlap::text[] then least(1, (${count})::float / greatest(1, :skillsCount::int)) else 0 end)`,
