@@ -276,6 +276,8 @@ export function similarMentions(
       if (STOP_SPAN_WORDS.has(first.lower) || STOP_SPAN_WORDS.has(last.lower) || levelWords.has(first.lower) || levelWords.has(last.lower)) continue;
       if (span.some((t, x) => x > 0 && !/^[\s\-/&']{1,3}$/.test(text.slice(span[x - 1].end, t.start)))) continue;
       if (taken(first.start, last.end)) continue;
+      // A field's label names no one ("Job title: …", "Location: …").
+      if (/^\s*:/.test(text.slice(last.end, last.end + 3)) && FIELD_LABELS.test(text.slice(first.start, last.end))) continue;
       const written = text.slice(first.start, last.end);
       // A skill is no misspelt role ("Statistics" is not a "Statistician").
       if (written.length < 4 || canonicalSkill(written)) continue;
@@ -335,20 +337,39 @@ export function similarMentions(
 
 /** The opening words of a brief up to its first break ("Director of Pharmacy" of "Director of Pharmacy for a 300-bed hospital"). */
 const OPENING = /^[^,;:()\n—–|.!?]*?(?=\s+(?:for|in|at|with|to|near|needed|wanted|-)\b|[,;:()\n—–|.!?]|$)/i;
+/** A labelled title line: "Job title: Zeppelin rigger", "Position - Harbour pilot". */
+const LABELLED = /^[\s*•-]*(?:job\s+title|title|role|position|vacancy|post|job)\s*[:–—-]\s*([^\n]{2,80})/im;
+/** The words after the first hiring cue of the opening lines: "We're hiring a zeppelin rigger to …". */
+const AFTER_CUE =
+  /\b(?:hiring|looking for|seeking|searching for|need|needs|recruiting|wanted:|join (?:us|our team|the team) as)\s+(?:(?:an?|one|two|three|\d+|experienced|qualified|skilled|certified|licensed|new)\s+)*([^,;:()\n—–|.!?]{2,80})/i;
+/** Labels of a brief's fields, which a colon follows. */
+const FIELD_LABELS = /^(?:job\s+title|title|job|role|position|vacancy|post|location|locations|salary|pay|rate|shift|shifts|hours|contract|type|start|start date|duration|reports to|reporting to|benefits|requirements|skills|company|client|department|team|industry|sector|closing date)$/i;
 /**
- * The role the opening words name as written, for a brief the vocabularies know nothing in
- * ("Zeppelin rigger, Friedrichshafen"): hiring words trimmed, at most five words ending in a word
- * some listed title ends in. "Looking for great people" names nobody.
+ * The role a brief names as written, for a brief the vocabularies know nothing in ("Zeppelin
+ * rigger, Friedrichshafen"): from its opening words, a labelled title line, or the words after its
+ * first hiring cue; hiring words trimmed, at most five words ending in a word some listed title ends
+ * in. "Looking for great people" names nobody.
  */
 export function openingRoleAsWritten(text: string): string | undefined {
-  const written = (OPENING.exec(text)?.[0] ?? '').split(/\s+/).filter(Boolean);
+  const head = text.slice(0, 400);
+  const candidates = [OPENING.exec(head)?.[0], LABELLED.exec(head)?.[1], AFTER_CUE.exec(head)?.[1]];
+  for (const candidate of candidates) {
+    const role = candidate === undefined ? undefined : roleAsWritten(candidate);
+    if (role) return role;
+  }
+  return undefined;
+}
+function roleAsWritten(phrase: string): string | undefined {
+  // A phrase runs up to the words that start what follows it ("… rigger for our airship hangar").
+  const clause = OPENING.exec(phrase.trim())?.[0] ?? phrase;
+  const written = clause.split(/\s+/).filter(Boolean);
   const stop = (w: string) => STOP_SPAN_WORDS.has(w.toLowerCase());
   while (written.length && stop(written[0])) written.shift();
   while (written.length && stop(written[written.length - 1])) written.pop();
-  const head = (written.at(-1) ?? '').toLowerCase();
-  if (written.length === 0 || written.length > 5 || stop(head)) return undefined;
+  const last = (written.at(-1) ?? '').toLowerCase();
+  if (written.length === 0 || written.length > 5 || stop(last)) return undefined;
   // The head is a word some listed title ends in ("rigger", "guide"), not any word ending in "er".
-  return (titleHeads().get(singularWord(head)) ?? 0) >= MIN_TITLES_OF_HEAD ? written.join(' ') : undefined;
+  return (titleHeads().get(singularWord(last)) ?? 0) >= MIN_TITLES_OF_HEAD ? written.join(' ') : undefined;
 }
 /** Listed titles a head word must end, at least ("guide" ends dozens; "new" ends a stray one). */
 const MIN_TITLES_OF_HEAD = 5;
@@ -367,7 +388,9 @@ function titleHeads(): Map<string, number> {
 const LAST_RESORT_SIMILARITY = 0.5;
 
 export function openingMention(text: string, tokens: Token[], firstLineEnd: number): RoleMention | undefined {
-  const written = OPENING.exec(text)?.[0].trim() ?? '';
+  let written = OPENING.exec(text)?.[0].trim() ?? '';
+  // "Job title: Director of Pharmacy": the words after the label.
+  if (FIELD_LABELS.test(written)) written = OPENING.exec(LABELLED.exec(text.slice(0, 400))?.[1] ?? '')?.[0].trim() ?? '';
   if (written.length < 3 || written.split(/\s+/).length > 6) return undefined;
   // Words that name someone ("Director of Pharmacy") at the loosest likeness; others ("Looking for
   // great people") only as a close one of several words.

@@ -179,10 +179,28 @@ export function readRole(
   // Only a department's manager-and-up or lead roles outrank O*NET ("security officer" stays a guard).
   const byDepartment = new SpanClaims(text.length);
   for (const m of department) if (m.levels.length) byDepartment.claim(m.start, m.end);
+  // A department's words before a title only O*NET knows qualify it: "Mechanical Engineering
+  // Consultant" is not O*NET's engineering consultant, nor "HVAC Project Engineer" a civil one.
+  const vocabularyOnlyEnds = new Map<number, number>();
+  for (const m of allExact) if (fromVocabularyOnly(m)) vocabularyOnlyEnds.set(m.start, m.end);
+  const qualifying = new Set<RoleMention>();
+  const qualified = new SpanClaims(text.length);
+  for (const m of department) {
+    if (m.levels.length) continue;
+    for (let at = m.start + 1; at < m.end; at++) {
+      const end = vocabularyOnlyEnds.get(at);
+      if (end !== undefined && end <= m.end) {
+        qualifying.add(m);
+        qualified.claim(m.start, m.end);
+        byDepartment.claim(m.start, m.end);
+        break;
+      }
+    }
+  }
   const exact = allExact.filter((m) => !fromVocabularyOnly(m) || !byDepartment.overlaps(m.start, m.end));
   const byExact = new SpanClaims(text.length);
   for (const m of exact) byExact.claim(m.start, m.end);
-  const known = [...exact, ...department.filter((m) => m.levels.length || !byExact.overlaps(m.start, m.end))];
+  const known = [...exact, ...department.filter((m) => qualifying.has(m) || (!qualified.overlaps(m.start, m.end) && (m.levels.length || !byExact.overlaps(m.start, m.end))))];
   const byKnown = new SpanClaims(text.length);
   for (const m of known) byKnown.claim(m.start, m.end);
   // Guess at unknown role words only when no role is named outright.

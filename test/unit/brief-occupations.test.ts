@@ -40,6 +40,10 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     // "Chef" is also a DevOps tool, "nurse" a nursing word, "server" a waiter: the longer title decides.
     expect(read('Head chef for a 120-cover restaurant in London').family).toBeUndefined();
     expect(read('Veterinary nurse, small animals').family).toBeUndefined();
+    // A department's words before a title only O*NET knows qualify it.
+    expect(read('Mechanical engineering consultant').family).toBe('mechanical_engineering');
+    expect(read('HVAC project engineer').family).toBe('mechanical_engineering');
+    expect(read('Security officer, night shifts').family).toBeUndefined();
     expect(read('Senior SRE: Linux server administration, Chef and Terraform').family).toBe('devops_sre');
   });
 
@@ -49,6 +53,10 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     expect(zorbing.criteria.family).toBeUndefined();
     expect(zorbing.confidence.titles).toBeLessThan(0.5);
     expect(parseCriteria(zorbing.criteria).ok).toBe(true);
+    // The same words after a field's label or a hiring cue; the label itself names no one.
+    expect(read('Job title: Zorbing guide\nLocation: Leeds').titles).toEqual(['Zorbing guide']);
+    expect(read("We're hiring an experienced zorbing guide to join our Leeds park").titles).toEqual(['zorbing guide']);
+    expect(read('Our Leeds adventure park needs a zorbing guide for the summer').titles).toEqual(['zorbing guide']);
     // Nobody named: hiring words and "people" are no role, a stray word is no title's head.
     for (const brief of ['Looking for great people in Toronto, please apply today!', 'Exciting new role, Leeds', 'asdf qwer'])
       expect({ brief, titles: read(brief).titles }).toEqual({ brief, titles: undefined });
