@@ -340,7 +340,7 @@ function resolveMention(
 ): { metro?: MetroName; place: GazetteerPlace; candidates: readonly GazetteerPlace[] } | undefined {
   const g = gazetteer();
   const candidates = qualifiers.length ? found.candidates.filter((c) => choosePlace([c], qualifiers)) : found.candidates;
-  const named = choosePlace(candidates, qualifiers);
+  const named = choosePlace(candidates, qualifiers, found.key);
   if (found.metro) {
     const metro = g.metro(found.metro.metroId)!;
     const inMetro = (p: GazetteerPlace) => distanceKm(metro.place.lat, metro.place.lon, p.lat, p.lon) <= metro.radiusKm;
@@ -358,6 +358,9 @@ function resolveMention(
   return { place: named, candidates };
 }
 
+/** Names made only of bearings: "North East", "South-East", "Central", "Midlands", "Western Province". */
+const BEARING_NAME =
+  /^(?:(?:north|south|east|west|northern|southern|eastern|western|central|centre|center|middle|mid|upper|lower|inner|outer|north ?east|north ?west|south ?east|south ?west|midlands|coast|coastal|capital|islands?|the|and|region|province|district|state)(?: |$))+$/;
 /**
  * How sure a mention is a place rather than a word, a name or a skill: `solid` on its own, `weak`
  * only in a list with a solid place or standing alone ("Reading or Oxford office"), `none` dropped.
@@ -370,6 +373,9 @@ function evidence(text: string, m: Mention, key: string): Mention['evidence'] {
   const closeCue = (CLOSE_CUE.test(before) && ENDS_PHRASE.test(after)) || AFTER_CUE.test(after);
   const cued = closeCue || ownSegment(text, m.start, m.end);
   if (m.place.kind === 'region' && /^[A-Z]{2,3}$/.test(m.written)) return cued ? 'solid' : 'none';
+  // A region named only by its bearing ("East", "North East", "Midlands") is as often a part of
+  // another country ("the North East of England", "East Midlands"): only with its country.
+  if (m.place.kind === 'region' && BEARING_NAME.test(key)) return 'none';
   if (!/^[\p{Lu}\p{N}]/u.test(m.written)) return m.place.population >= LOWER_CASE_MIN_POPULATION || cued ? 'solid' : 'none';
   // A word, a given name, a short name or only another name of the place (GeoNames lists historic and
   // foreign ones: "Mazak" for Kayseri) needs a cue.

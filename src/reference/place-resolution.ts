@@ -70,14 +70,19 @@ function qualifies(p: GazetteerPlace, qualifier: string): boolean {
  * given; else the most populous, a city before a region or country of its name when it is a big
  * part of it ("New York" the city, "Washington" the state, "Georgia" the state).
  */
-export function choosePlace(candidates: readonly GazetteerPlace[], qualifiers: readonly string[] = []): GazetteerPlace | undefined {
+export function choosePlace(candidates: readonly GazetteerPlace[], qualifiers: readonly string[] = [], nameKey?: string): GazetteerPlace | undefined {
   const fitting = candidates.filter((p) => qualifiers.every((q) => qualifies(p, q)));
   if (fitting.length === 0) return undefined;
   const best = fitting[0];
   if (best.kind !== 'city') {
+    // A city abroad only when it goes by the name itself: "Victoria" is the Australian state, not
+    // Hong Kong (which GeoNames also lists as Victoria); "Querétaro" is the state's capital.
+    const g = gazetteer();
+    const ownName = (p: GazetteerPlace) => nameKey === undefined || p.country === best.country || !g.isOwnName(nameKey, best) || g.isOwnName(nameKey, p);
     const city = fitting.find(
       (p) =>
         p.kind === 'city' &&
+        ownName(p) &&
         p.population >= (p.country === best.country && best.kind === 'region' ? CITY_OVER_OWN_REGION_SHARE : CITY_OVER_OTHER_SHARE) * best.population,
     );
     if (city) return city;
@@ -115,7 +120,7 @@ export function resolvePlaceName(written: string, radiusKm?: number): PlaceResol
     .map((s) => s.trim())
     .filter(Boolean);
   const whole = g.named(text);
-  const chosen = (whole.length ? choosePlace(whole) : undefined) ?? (parts.length ? choosePlace(g.named(parts[0]), parts.slice(1)) : undefined);
+  const chosen = (whole.length ? choosePlace(whole, [], placeKey(text)) : undefined) ?? (parts.length ? choosePlace(g.named(parts[0]), parts.slice(1)) : undefined);
   if (!chosen) {
     const near = closestPlaces(parts[0] ?? text);
     const hint = near.length ? `; closest: ${near.map((p) => p.fullName).join('; ')}` : '; see GET /reference/places?q=';

@@ -24,6 +24,11 @@ describe('the brief reader reads places anywhere', () => {
     expect(placesRead('Staff accountant in Birmingham, AL')[0]).toMatch(/^Birmingham, Alabama/);
     expect(placesRead('Pharmacist — Portland, Maine (not Portland OR)')[0]).toMatch(/^Portland, Maine/);
     expect(placesRead('Dairy herd manager near Hamilton (Waikato)')[0]).toMatch(/^Hamilton, Waikato Region, New Zealand/);
+    // A city abroad wins over a bigger region only under its own name: GeoNames also calls Hong Kong "Victoria".
+    expect(placesRead('Occupational therapist, regional Victoria')).toEqual(['Victoria, Australia']);
+    // A region named only by its bearing is no foreign region: "East Midlands" is not Zimbabwe's Midlands.
+    expect(placesRead('QA engineer, East Midlands')).toEqual([]);
+    expect(placesRead('Accountant, the South East of England')).toEqual(['England, United Kingdom']);
     // The old metro keeps its own reading and radius.
     expect(extractCriteria('Backend engineer in Portland, OR').criteria).toMatchObject({ metro: 'portland' });
   });
