@@ -8,7 +8,7 @@
  */
 import { distanceKm, gazetteer, placeKey, type GazetteerPlace } from '../reference/gazetteer';
 import { choosePlace } from '../reference/place-resolution';
-import { METROS } from '../reference/taxonomy';
+import { canonicalSkill, METROS } from '../reference/taxonomy';
 import { editDistance } from '../domain/edit-distance';
 import type { SpanClaims } from './span-claims';
 
@@ -370,6 +370,10 @@ function evidence(text: string, m: Mention, key: string): Mention['evidence'] {
   if (m.qualified || m.metro || g.isCountryAbbreviation(m.written) || g.shortFormRadius(m.written) !== undefined) return 'solid';
   const before = text.slice(Math.max(0, m.start - 40), m.start);
   const after = text.slice(m.end, m.end + 30);
+  // A name in a list of skills is one of them ("Kotlin, Spring", "Rails / Phoenix").
+  const itemBefore = /([^(),/;\n]{1,30}?)\s*[,/]\s*$/.exec(before)?.[1];
+  const itemAfter = /^\s*[,/]\s*([^(),/;\n]{1,30}?)\s*(?:[(),/;\n]|$)/.exec(after)?.[1];
+  if (!m.qualified && [itemBefore, itemAfter].some((item) => item !== undefined && canonicalSkill(item.trim()) !== undefined)) return 'none';
   const closeCue = (CLOSE_CUE.test(before) && ENDS_PHRASE.test(after)) || AFTER_CUE.test(after);
   const cued = closeCue || ownSegment(text, m.start, m.end);
   if (m.place.kind === 'region' && /^[A-Z]{2,3}$/.test(m.written)) return cued ? 'solid' : 'none';

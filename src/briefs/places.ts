@@ -114,9 +114,10 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
   const scoreOf = (group: Mention[]) => Math.max(...group.map((m) => weightOf.get(identity(m))!));
   const remote = /\bremote\b/i.test(text);
   const onlyCountries = (group: Mention[]) => group.every((m) => m.place.kind === 'country' && !m.metro);
-  // A country alone counts when no town or region is named, or when the role is open across it
-  // ("remote (Canada)", "UK-wide", "Netherlands only"), unless a town is named as its base.
-  const remoteCountry = groups.find((group) => onlyCountries(group) && group.some((m) => countryWide(text, m)));
+  const onlyAreas = (group: Mention[]) => group.every((m) => m.place.kind !== 'city' && !m.metro);
+  // A country or region alone counts when no town is named, or when the role is open across it
+  // ("remote (Canada)", "UK-wide", "anywhere in Hessen", "Netherlands only"), unless a town is named as its base.
+  const remoteCountry = groups.find((group) => onlyAreas(group) && group.some((m) => countryWide(text, m)));
   const based = groups.some(
     (group) =>
       !onlyCountries(group) &&
@@ -128,10 +129,19 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
   );
   const towns = groups.filter((group) => !onlyCountries(group));
   let chosen: Mention[];
-  if (remoteCountry && !based) chosen = remoteCountry;
-  else {
-    const pool = towns.length ? towns : groups;
-    chosen = [...pool].sort((a, b) => scoreOf(b) - scoreOf(a) || a[0].start - b[0].start)[0];
+  const bestOf = (pool: Mention[][]) => [...pool].sort((a, b) => scoreOf(b) - scoreOf(a) || a[0].start - b[0].start)[0];
+  const townsOutside = (area: Mention[]) => towns.filter((group) => !onlyAreas(group) && !group.every((m) => area.some((a) => holds(a.place, m.place))));
+  if (remoteCountry && !based) {
+    chosen = remoteCountry;
+    // "Glasgow office, or remote from anywhere in the UK": the town and the area.
+    const before = towns.filter((group) => group.at(-1)!.end < remoteCountry[0].start && OR_REMOTE.test(text.slice(group.at(-1)!.end, remoteCountry[0].start)));
+    if (before.length) chosen = [...bestOf(before), ...remoteCountry];
+  } else {
+    chosen = bestOf(towns.length ? towns : groups);
+    // Towns inside an area named first as the one to live in are examples ("anywhere in Hessen
+    // (Frankfurt, Wiesbaden)", "must be Sweden-based: the team is in Malmö and Umeå").
+    const area = groups.find((g) => onlyAreas(g) && g[0].start < chosen[0].start && g.some((m) => countryWide(text, m) || livesIn(text, m)));
+    if (area && !based && townsOutside(area).length === 0) chosen = area;
   }
   const unique = chosen.filter((m, i) => chosen.findIndex((x) => identity(x) === identity(m)) === i).slice(0, 20);
   const radii = radiusPhrases(text);
@@ -154,6 +164,21 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
     return { id: place.id, radius_km: radiusOf(m) ?? metro?.radiusKm ?? gazetteer().shortFormRadius(m.written) ?? PLACE_RADIUS.defaultCityKm };
   });
   return { places: { values, confidence } };
+}
+
+/** Between a town and an area it is an alternative to: ", or remote from anywhere in", " (hybrid) or remote within". */
+const OR_REMOTE = /^[^.]{0,30}\bor\b[^.\n]{0,12}\bremote\b[^.\n]{0,30}$/i;
+
+/** Whether an area holds a place: its region for a region, its country for a country. */
+function holds(area: GazetteerPlace, p: GazetteerPlace): boolean {
+  return area.kind === 'region' ? p.region === area.region : p.country === area.country;
+}
+
+/** "must live in Sweden", "Sweden-based", "Sachsen (Dresden, Chemnitz …)": an area named as where people live. */
+function livesIn(text: string, m: Mention): boolean {
+  const before = text.slice(Math.max(0, m.start - 30), m.start);
+  const after = text.slice(m.end, m.end + 10);
+  return /\b(?:live|living|reside|resident|residing|located|based)\s+(?:in|within)\s+(?:the\s+)?$/i.test(before) || /^[\s-]*based\b|^\s*\(/i.test(after);
 }
 
 /**

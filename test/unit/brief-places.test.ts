@@ -29,6 +29,18 @@ describe('the brief reader reads places anywhere', () => {
     // A region named only by its bearing is no foreign region: "East Midlands" is not Zimbabwe's Midlands.
     expect(placesRead('QA engineer, East Midlands')).toEqual([]);
     expect(placesRead('Accountant, the South East of England')).toEqual(['England, United Kingdom']);
+    // Regions go by their own languages' names too.
+    expect(placesRead('Controls engineer, Sachsen')).toEqual(['Saxony, Germany']);
+    // A town or the area around it as an alternative: both; towns given as examples of the area to live in: the area.
+    expect(placesRead('Senior product designer — Glasgow office, or remote from anywhere in the UK')).toEqual([
+      'Glasgow, Scotland, United Kingdom (40 km)',
+      'United Kingdom',
+    ]);
+    expect(placesRead('Financial analyst — anywhere in Hessen (Frankfurt, Wiesbaden, Darmstadt)')).toEqual(['Hesse, Germany']);
+    expect(placesRead('Head of Design, must be Sweden-based — the team is spread between Malmö, Umeå and Stockholm')).toEqual(['Sweden']);
+    // A name among skills is a skill; "Maine" is the state, not Des Plaines.
+    expect(placesRead('Senior backend engineer (Kotlin, Spring), fully remote, but you need to live in Germany')).toEqual(['Germany']);
+    expect(placesRead('Contracts specialist, remote within Maine')).toEqual(['Maine, United States']);
     // The old metro keeps its own reading and radius.
     expect(extractCriteria('Backend engineer in Portland, OR').criteria).toMatchObject({ metro: 'portland' });
   });
