@@ -22,6 +22,8 @@ const LOWER_CASE_MIN_POPULATION = 1_000_000;
 const LOWER_CASE_WITH_CUE_MIN_POPULATION = 50_000;
 /** Misspellings are corrected towards the old metros' names and cities this populous. */
 const CORRECTABLE_MIN_POPULATION = 1_000_000;
+/** …and of a smaller city when a cue or its region says a place is meant ("commutable to sheffeild", "chatanooga tn"). */
+const CORRECTABLE_WITH_CUE_MIN_POPULATION = 100_000;
 
 // ---- tokens ----
 
@@ -91,7 +93,7 @@ function correctableNames(): Map<string, string[]> {
   const g = gazetteer();
   for (const c of g.cities()) {
     const key = placeKey(c.name);
-    if (c.population >= CORRECTABLE_MIN_POPULATION && /^[a-z]{7,}$/.test(key) && !g.isAmbiguousName(key)) keys.add(key);
+    if (c.population >= CORRECTABLE_WITH_CUE_MIN_POPULATION && /^[a-z]{7,}$/.test(key) && !g.isAmbiguousName(key)) keys.add(key);
   }
   correctable = new Map();
   for (const key of keys) {
@@ -119,13 +121,17 @@ const ROLE_PLACE_CUES =
   /(?:\bbased in|\blocated in|\blocation|\bin|\bnear|\baround|\bhybrid|\bon-?site|\bonsite|\boffice|\brelocat\w* to|\bremote|\bwithin commuting distance of|\bcommutable to|\bfrom|\bout of|\bcandidates in|\bpeople in|\bwithin|@)\W{0,3}(?:the\s+)?(?:\w+\s+)?$/i;
 /** A cue right before the name ("in Reading", "Location: Mobile"). */
 const CLOSE_CUE =
-  /(?:\b(?:in|near|around|based|located|outside|(?:relocat\w*|mov\w*|commutable|commute) to|(?:miles?|km|kilomet\w+|mi) (?:of|from)|(?:outskirts|city|area) of)|location\s*:|@)[ \t]*(?:the[ \t]+|our[ \t]+|downtown[ \t]+|central[ \t]+|greater[ \t]+)?$/i;
+  /(?:\b(?:in|near|around|based|located|outside|(?:relocat\w*|mov\w*|commutable|commute) to|(?:reach|distance) of|(?:miles?|km|kilomet\w+|mi) (?:of|from)|(?:outskirts|city|area) of)|location\s*:|@)[ \t]*(?:the[ \t]+|our[ \t]+|downtown[ \t]+|central[ \t]+|greater[ \t]+)?$/i;
 /** Words right after a place that make it one ("Reading office", "Mobile-based", "Omaha plant"). */
-const AFTER_CUE = /^[ \t-]*(?:based|office|offices|area|metro|region|hq|campus|site|plant|facility|hub|cbd|city cent(?:re|er)|downtown)\b/i;
+const AFTER_CUE = /^[ \t-]*(?:based|office|offices|area|metro|region|hq|campus|site|plant|facility|hub|cbd|city|downtown)\b/i;
+/** A town's own public places, named after it: "Dunedin Hospital", "Leeds General Infirmary", "Exeter Airport". */
+const TOWN_FACILITY =
+  /^[ \t]+(?:general[ \t]+)?(?:hospital|infirmary|airport|university|college|council|city council|port|station|prison|crown court|clinic)\b/i;
 /** A name followed by this ends there ("in Mobile, AL", "in Reading or Oxford"), not inside a phrase ("in Mobile apps"). */
 const ENDS_PHRASE = /^(?:\s*$|\s*[,.;:!?)\]/|&\n]|\s+(?:or|and)\b|\s+[-–—]\s)/i;
 /** Words before a place that make it the company's, not the role's ("headquartered in", "offices in"). */
-const COMPANY_PLACE_CUES = /\b(?:headquarter\w*|hq|offices|founded|customers|clients|presence|across|as well as|including|studios?|sites|from our)\b/gi;
+const COMPANY_PLACE_CUES =
+  /\b(?:headquarter\w*|hq|offices|founded|customers|clients|presence|across|as well as|including|studios?|sites|from our|sister (?:team|company|office)|parent company|(?:done|spent) time|worked|experience (?:in|at))\b/gi;
 /** A person's name, not a place: "reports to Florence", "contact Jackson", "Dr. Lincoln". */
 const PERSON_CUE = /\b(?:report(?:s|ing)?\s+(?:in)?to|contact|ask\s+for|speak\s+(?:to|with)|e-?mail|attn:?|mr\.?|ms\.?|mrs\.?|dr\.?)\s*$/i;
 /** "not Victoria BC", "NOT Portland OR", "(not Richmond BC!)": a place ruled out. */
@@ -197,12 +203,21 @@ function nameAt(text: string, tokens: Token[], i: number, corrections: Map<strin
     : [];
   if (regions.length)
     return { start: tokens[i].start, end: tokens[i].end, key: tokens[i].key, candidates: [...regions].sort((a, b) => b.population - a.population) };
-  // A misspelt big city or metro name ("Melborne", "Pittsburg" when no other reading fits).
+  // A misspelt city or metro name ("Melborne", "Pittsburg" when no other reading fits): a big one
+  // capitalised, or a metro's name typed in lower case ("hyderbad"); any other city of 100,000+
+  // only after a cue or before its region ("commutable to sheffeild", "chatanooga tn").
   const fixed = correction(tokens[i].key, corrections);
   const fixedMetro = fixed ? metros.get(fixed) : undefined;
-  // Capitalised, or a metro's name typed in lower case ("hyderbad").
-  if (fixed && (/^\p{Lu}/u.test(tokens[i].text) || fixedMetro?.anyCase)) {
-    return { start: tokens[i].start, end: tokens[i].end, key: fixed, metro: fixedMetro?.anyCase ? fixedMetro : undefined, candidates: g.namedKey(fixed) };
+  const fixedPlaces = fixed ? g.namedKey(fixed) : [];
+  const cued = () =>
+    CLOSE_CUE.test(text.slice(Math.max(0, tokens[i].start - 40), tokens[i].start)) ||
+    fixedPlaces.some((p) => {
+      const code = /^\s*,?\s*([A-Za-z]{2})\b/.exec(text.slice(tokens[i].end, tokens[i].end + 6))?.[1];
+      return code !== undefined && g.regionByAbbreviation(p.country, code.toUpperCase())?.region === p.region;
+    });
+  const big = fixedMetro !== undefined || fixedPlaces.some((p) => p.population >= CORRECTABLE_MIN_POPULATION);
+  if (fixed && ((big && (/^\p{Lu}/u.test(tokens[i].text) || fixedMetro?.anyCase)) || cued())) {
+    return { start: tokens[i].start, end: tokens[i].end, key: fixed, metro: fixedMetro?.anyCase ? fixedMetro : undefined, candidates: fixedPlaces };
   }
   return undefined;
 }
@@ -293,8 +308,11 @@ export function placeMentions(text: string, taken: SpanClaims | undefined): Ment
     const q = qualifiersAfter(text, tokens, next, pool, !/^[\p{Lu}\p{N}]/u.test(text.slice(found.start, found.end)));
     const reading = resolveMention(found, q.qualifiers);
     if (!reading) continue;
-    const { metro, place, candidates } = reading;
-    const end = q.qualifiers.length ? q.end : found.end;
+    const { metro, candidates } = reading;
+    // "Québec City", "Limerick city": the city of a name that is also a region's.
+    const cityAfter = /^[ \t]+city\b/i.exec(text.slice(found.end, found.end + 6))?.[0];
+    const place = cityAfter && reading.place.kind !== 'city' ? (candidates.find((c) => c.kind === 'city') ?? reading.place) : reading.place;
+    const end = q.qualifiers.length ? q.end : found.end + (cityAfter?.length ?? 0);
     i = (q.qualifiers.length ? q.nextToken : next) - 1;
     const mention: Mention = {
       start: found.start,
@@ -316,8 +334,10 @@ export function placeMentions(text: string, taken: SpanClaims | undefined): Ment
     if (mention.qualified) mention.weight *= 1.2;
     if (ROLE_PLACE_CUES.test(before) || AFTER_CUE.test(text.slice(end, end + 20))) mention.weight *= 1.5;
     if (companyPlace(before)) mention.weight *= 0.4;
-    // Followed by another capitalised word, a name may be an institution's ("Texas Medical Center", "Boston Scientific").
-    if (/^[ \t]+\p{Lu}\p{Ll}/u.test(text.slice(end, end + 4)) && !AFTER_CUE.test(text.slice(end, end + 20))) mention.weight *= 0.5;
+    // Followed by another capitalised word, a name may be an institution's ("Texas Medical Center",
+    // "Boston Scientific"); a public place of the town is in it ("Dunedin Hospital", "HMP Durham").
+    if (/^[ \t]+\p{Lu}\p{Ll}/u.test(text.slice(end, end + 4)) && !AFTER_CUE.test(text.slice(end, end + 20)) && !TOWN_FACILITY.test(text.slice(end, end + 20)))
+      mention.weight *= 0.5;
     // "Washington State" is the state, not the capital.
     if (metro?.metroId === 'washington-dc' && /^\s+state\b/i.test(text.slice(end, end + 8))) {
       mention.metro = undefined;
@@ -374,7 +394,9 @@ function evidence(text: string, m: Mention, key: string): Mention['evidence'] {
   const itemBefore = /([^(),/;\n]{1,30}?)\s*[,/]\s*$/.exec(before)?.[1];
   const itemAfter = /^\s*[,/]\s*([^(),/;\n]{1,30}?)\s*(?:[(),/;\n]|$)/.exec(after)?.[1];
   if (!m.qualified && [itemBefore, itemAfter].some((item) => item !== undefined && canonicalSkill(item.trim()) !== undefined)) return 'none';
-  const closeCue = (CLOSE_CUE.test(before) && ENDS_PHRASE.test(after)) || AFTER_CUE.test(after);
+  // "Limerick city", "Cork city or county": a name followed by "city" is a place.
+  const cityNamed = /\p{L}[ \t]+city$/iu.test(m.written) || /^[ \t]+city\b/i.test(text.slice(m.start + m.written.length, m.start + m.written.length + 6));
+  const closeCue = (CLOSE_CUE.test(before) && ENDS_PHRASE.test(after)) || AFTER_CUE.test(after) || cityNamed;
   const cued = closeCue || ownSegment(text, m.start, m.end);
   if (m.place.kind === 'region' && /^[A-Z]{2,3}$/.test(m.written)) return cued ? 'solid' : 'none';
   // A region named only by its bearing ("East", "North East", "Midlands") is as often a part of

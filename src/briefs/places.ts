@@ -19,7 +19,7 @@ export const COMMUTE_RADIUS_KM = 50;
 const KM_PER_MILE = 1.609344;
 /** Between places of one list: "Leeds or Manchester", "NYC/Boston", "Bristol / remote UK", "Eugene or Bend, or fully remote within Oregon". */
 const LIST_GAP =
-  /^[ \t]*(?:[,/&+|][ \t]*|\((?=[ \t]*(?:or|and|remote)\b)[ \t]*)?(?:(?:or|and)[ \t]+)?(?:(?:fully[ \t]+)?remote[ \t,(–-]*(?:anywhere[ \t]+)?(?:in|within|across)?[ \t]*)?(?:the[ \t]+)?$/i;
+  /^[ \t]*(?:[,/&+|][ \t]*|\((?=[ \t]*(?:or|and|remote)\b)[ \t]*)?(?:(?:or|and|oder|und|ou|et)[ \t]+)?(?:(?:fully[ \t]+)?remote[ \t,(–-]*(?:anywhere[ \t]+)?(?:in|within|across)?[ \t]*)?(?:the[ \t]+)?$/i;
 
 // ---- choosing ----
 
@@ -71,6 +71,20 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
   const groups = lists(text, placeMentions(text, taken));
   if (groups.length === 0) return {};
   const all = groups.flat();
+  // "anywhere in Mexico" is the country, not its capital; "Georgia (the state, not the country)" the state.
+  for (const m of all) {
+    if (m.qualified || (m.place.kind !== 'city' && !/^\s*\(?\s*the\s+(?:state|country)\b/i.test(text.slice(m.end, m.end + 16)))) continue;
+    const said = /^\s*\(?\s*the\s+(state|country)\b/i.exec(text.slice(m.end, m.end + 16))?.[1]?.toLowerCase();
+    const wanted = said === 'state' ? 'region' : said === 'country' ? 'country' : acrossArea(text, m) ? 'area' : undefined;
+    const area =
+      wanted === 'area'
+        ? (m.candidates.find((c) => c.kind === 'country') ?? m.candidates.find((c) => c.kind === 'region'))
+        : wanted && m.candidates.find((c) => c.kind === wanted);
+    if (area) {
+      m.place = area;
+      m.metro = undefined;
+    }
+  }
   // Same-named places: the one in a country the rest of the brief names ("Richmond" with
   // "Virginia" elsewhere, "Cambridge" in a brief paid in £), a metro's alias included.
   for (const m of all) {
@@ -158,12 +172,23 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
     return { metro: { id: first, confidence }, ...(rest.length ? { locations: { values: rest, confidence } } : {}) };
   }
   const values: PlaceInput[] = unique.map((m) => {
-    const metro = m.metro && gazetteer().metro(m.metro.metroId);
-    const place = metro ? metro.place : m.place;
+    // A metro's town with a radius of its own is that town ("20mi radius of Fort Lauderdale", not of Miami).
+    const aliasTown = m.metro?.alias && radiusOf(m) !== undefined ? m.candidates.find((c) => c.kind === 'city') : undefined;
+    const metro = !aliasTown && m.metro && gazetteer().metro(m.metro.metroId);
+    const place = aliasTown ?? (metro ? metro.place : m.place);
     if (place.kind !== 'city') return { id: place.id };
     return { id: place.id, radius_km: radiusOf(m) ?? metro?.radiusKm ?? gazetteer().shortFormRadius(m.written) ?? PLACE_RADIUS.defaultCityKm };
   });
   return { places: { values, confidence } };
+}
+
+/** "anywhere in Mexico", "remote within Maine", "Mexico-wide": the name is an area, not its capital ("remote, based in Berlin" is the city). */
+function acrossArea(text: string, m: Mention): boolean {
+  const before = text.slice(Math.max(0, m.start - 25), m.start);
+  return (
+    /\b(?:anywhere|(?:remote|work)\s+(?:from\s+)?(?:anywhere\s+)?(?:in|within|across))\s+(?:in\s+)?(?:the\s+)?$/i.test(before) ||
+    /^[\s-]*wide\b/i.test(text.slice(m.end, m.end + 8))
+  );
 }
 
 /** Between a town and an area it is an alternative to: ", or remote from anywhere in", " (hybrid) or remote within". */
@@ -206,8 +231,12 @@ function radiusPhrases(text: string): RadiusPhrase[] {
   for (const m of text.matchAll(distance)) {
     const before = text.slice(Math.max(0, m.index - 30), m.index);
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 25);
-    const asked = /\b(?:within|up to|max\.?|maximum|no more than|less than|under|radius|inside|a)\s*(?:of\s*)?(?:a\s*)?$/i.test(before);
-    const radiusAfter = /^\s*(?:radius|umkreis|of|from|away|out|around|commute|drive)\b/i.test(after);
+    // "within ~30 km", "Poznan + 30 km max", "a 20mi radius".
+    const asked =
+      /(?:\b(?:within|up to|max\.?|maximum|no more than|less than|under|radius|inside|a)|\+)\s*(?:of\s*)?(?:a\s*)?(?:~|ca\.?|c\.|approx(?:\.|imately)?|about|around|roughly)?\s*$/i.test(
+        before,
+      );
+    const radiusAfter = /^\s*(?:radius|umkreis|of|from|away|out|around|commute|drive|max\b|maximum)\b/i.test(after);
     if (!asked && !radiusAfter) continue;
     const n = Number(m[1].replace(',', '.'));
     const km = /^k/i.test(m[2]) ? n : n * KM_PER_MILE;

@@ -343,7 +343,8 @@ const LABELLED = /^[\s*•-]*(?:job\s+title|title|role|position|vacancy|post|job
 const AFTER_CUE =
   /\b(?:hiring|looking for|seeking|searching for|need|needs|recruiting|wanted:|join (?:us|our team|the team) as)\s+(?:(?:an?|one|two|three|\d+|experienced|qualified|skilled|certified|licensed|new)\s+)*([^,;:()\n—–|.!?]{2,80})/i;
 /** Labels of a brief's fields, which a colon follows. */
-const FIELD_LABELS = /^(?:job\s+title|title|job|role|position|vacancy|post|location|locations|salary|pay|rate|shift|shifts|hours|contract|type|start|start date|duration|reports to|reporting to|benefits|requirements|skills|company|client|department|team|industry|sector|closing date)$/i;
+const FIELD_LABELS =
+  /^(?:job\s+title|title|job|role|position|vacancy|post|location|locations|salary|pay|rate|shift|shifts|hours|contract|type|start|start date|duration|reports to|reporting to|benefits|requirements|skills|company|client|department|team|industry|sector|closing date)$/i;
 /**
  * The role a brief names as written, for a brief the vocabularies know nothing in ("Zeppelin
  * rigger, Friedrichshafen"): from its opening words, a labelled title line, or the words after its

@@ -200,7 +200,10 @@ export function readRole(
   const exact = allExact.filter((m) => !fromVocabularyOnly(m) || !byDepartment.overlaps(m.start, m.end));
   const byExact = new SpanClaims(text.length);
   for (const m of exact) byExact.claim(m.start, m.end);
-  const known = [...exact, ...department.filter((m) => qualifying.has(m) || (!qualified.overlaps(m.start, m.end) && (m.levels.length || !byExact.overlaps(m.start, m.end))))];
+  const known = [
+    ...exact,
+    ...department.filter((m) => qualifying.has(m) || (!qualified.overlaps(m.start, m.end) && (m.levels.length || !byExact.overlaps(m.start, m.end)))),
+  ];
   const byKnown = new SpanClaims(text.length);
   for (const m of known) byKnown.claim(m.start, m.end);
   // Guess at unknown role words only when no role is named outright.

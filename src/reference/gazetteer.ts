@@ -241,7 +241,8 @@ function build(): Gazetteer {
     if (regionHere.size)
       byName.set(
         key,
-        places.filter((p) => !(p.kind === 'country' && regionHere.has(p.country))),
+        // …but "Mexico" is the country's own name too (and its State of México's): both stay.
+        places.filter((p) => !(p.kind === 'country' && regionHere.has(p.country) && placeKey(p.name) !== key)),
       );
   }
   const ambiguous = new Set(readTsv('ambiguous-names.tsv').map((r) => r.name_key));

@@ -122,7 +122,8 @@ export function resolvePlaceName(written: string, radiusKm?: number): PlaceResol
     .map((s) => s.trim())
     .filter(Boolean);
   const whole = g.named(text);
-  const chosen = (whole.length ? choosePlace(whole, [], placeKey(text)) : undefined) ?? (parts.length ? choosePlace(g.named(parts[0]), parts.slice(1)) : undefined);
+  const chosen =
+    (whole.length ? choosePlace(whole, [], placeKey(text)) : undefined) ?? (parts.length ? choosePlace(g.named(parts[0]), parts.slice(1)) : undefined);
   if (!chosen) {
     const near = closestPlaces(parts[0] ?? text);
     const hint = near.length ? `; closest: ${near.map((p) => p.fullName).join('; ')}` : '; see GET /reference/places?q=';

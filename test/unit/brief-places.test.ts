@@ -41,6 +41,21 @@ describe('the brief reader reads places anywhere', () => {
     // A name among skills is a skill; "Maine" is the state, not Des Plaines.
     expect(placesRead('Senior backend engineer (Kotlin, Spring), fully remote, but you need to live in Germany')).toEqual(['Germany']);
     expect(placesRead('Contracts specialist, remote within Maine')).toEqual(['Maine, United States']);
+    // Misspelt towns after a cue or before their region; "X city"; a town's own public places.
+    expect(placesRead('Scrum master, must be commutable to sheffeild, 2 days in office')).toEqual(['Sheffield, England, United Kingdom (50 km)']);
+    expect(placesRead('technical recruiter chatanooga tn, onsite 3 days/wk')).toEqual(['Chattanooga, Tennessee, United States (40 km)']);
+    expect(placesRead('Payroll specialist, hybrid — reasonable commute to Limerick city needed')[0]).toMatch(/^Limerick, /);
+    expect(placesRead('Research scientist — Québec City or Sherbrooke')).toHaveLength(2);
+    expect(placesRead('ED nurse for Dunedin Hospital; ideally someone who has done time in the Christchurch hospitals')[0]).toMatch(/^Dunedin, /);
+    // The area itself when asked across it or when the text says which; "oder" joins a list.
+    expect(placesRead('ML engineer, remote anywhere in Mexico, Central time hours')).toEqual(['Mexico']);
+    expect(placesRead('Ops manager — anywhere in Georgia (the state, not the country)')).toEqual(['Georgia, United States']);
+    expect(placesRead('Produktentwickler, Rheinland-Pfalz oder Saarland')).toHaveLength(2);
+    expect(placesRead('Sourcer, 6-month contract — anywhere in NZ')).toEqual(['New Zealand']);
+    // A sister team's town is not the role's; a metro's town with a radius of its own is that town.
+    expect(placesRead('Staff data engineer, Vilnius — our sister team in Berlin owns the warehouse')[0]).toMatch(/^Vilnius, /);
+    expect(placesRead('Oncology CNS, infusion center — 20mi radius of Fort Lauderdale')).toEqual(['Fort Lauderdale, Florida, United States (32 km)']);
+    expect(placesRead('Senior accountant, München — please only candidates within ~30 km')).toEqual(['Munich, Bavaria, Germany (30 km)']);
     // The old metro keeps its own reading and radius.
     expect(extractCriteria('Backend engineer in Portland, OR').criteria).toMatchObject({ metro: 'portland' });
   });
