@@ -174,7 +174,7 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
   const values: PlaceInput[] = unique.map((m) => {
     // A metro's town with a radius of its own is that town ("20mi radius of Fort Lauderdale", not of Miami).
     const aliasTown = m.metro?.alias && radiusOf(m) !== undefined ? m.candidates.find((c) => c.kind === 'city') : undefined;
-    const metro = !aliasTown && m.metro && gazetteer().metro(m.metro.metroId);
+    const metro = aliasTown ? undefined : m.metro && gazetteer().metro(m.metro.metroId);
     const place = aliasTown ?? (metro ? metro.place : m.place);
     if (place.kind !== 'city') return { id: place.id };
     return { id: place.id, radius_km: radiusOf(m) ?? metro?.radiusKm ?? gazetteer().shortFormRadius(m.written) ?? PLACE_RADIUS.defaultCityKm };

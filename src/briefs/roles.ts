@@ -10,8 +10,9 @@
  * "hiring", "looking for", "role:" make it the role asked for; "work with", "reporting to",
  * "partner with" make it a colleague ("you'll work closely with product managers").
  */
-import { ROLE_FAMILIES, SENIORITY_YEARS, detectSeniority, findFamily } from '../reference/taxonomy';
-import { NO_FAMILY, ROLE_PHRASES, SKILL_TITLE_HINTS } from '../reference/role-vocabulary';
+import { ROLE_FAMILIES, SENIORITY_YEARS, SENIORITY_TITLE_WORDS, detectSeniority, findFamily } from '../reference/taxonomy';
+import { BRIEF_SENIORITY_WORDS, NO_FAMILY, ROLE_PHRASES, SKILL_TITLE_HINTS } from '../reference/role-vocabulary';
+import { occupationVocabulary } from '../reference/occupation-titles';
 import { familyTitleOccupation, occupations, ownTitles, singularWord } from '../reference/occupations';
 import { SENIORITIES, type Seniority } from '../domain/profile';
 import { departmentWords, titleSimilarity, words } from '../ranking/title-match';
@@ -301,6 +302,39 @@ function codeVotes(mentions: readonly RoleMention[], family: string): string[] {
   return ranked.filter(([, v]) => v >= ranked[0][1] * 0.5).map(([code]) => code);
 }
 
+/** How much one unit of context fit (a word's inverse document frequency) adds to a code's share of its phrase. */
+const CONTEXT_WEIGHT = 0.1;
+/** Level words say nothing of the occupation either ("senior", "lead", "apprentice"). */
+const SENIORITY_WORDS = new Set([...Object.values(BRIEF_SENIORITY_WORDS).flat(), ...Object.values(SENIORITY_TITLE_WORDS).flat()].flatMap((w) => words(w)));
+/** Words around a mention that say nothing of the occupation. */
+const CONTEXT_STOP = new Set(
+  'the and for with our you your are will who this that from have has per hour week year years day days shift shifts full part time new team role job work based near area city must plus pay paid'.split(
+    ' ',
+  ),
+);
+
+/**
+ * The occupations of an outside mention, its phrase's shares adjusted by the words of its line: an
+ * occupation whose titles hold the brief's other words ("HVAC" for a service technician, "storm" and
+ * "distribution" for a lineman) gains.
+ */
+function codesInContext(text: string, m: RoleMention | undefined): string[] {
+  if (!m) return [];
+  const phrase = phraseFor(m, NO_FAMILY);
+  if (!phrase?.occupations?.length) return codeVotes(m ? [m] : [], NO_FAMILY);
+  const vocabulary = occupationVocabulary();
+  const lineStart = text.lastIndexOf('\n', m.start - 1) + 1;
+  const lineEnd = text.indexOf('\n', m.end) < 0 ? text.length : text.indexOf('\n', m.end);
+  const own = new Set(words(m.words));
+  const context = words(text.slice(Math.max(lineStart, m.start - 120), Math.min(lineEnd, m.end + 120))).filter(
+    (w) => w.length >= 3 && !own.has(w) && !CONTEXT_STOP.has(w) && !SENIORITY_WORDS.has(w),
+  );
+  const scores = new Map<string, number>();
+  for (const c of phrase.occupations) scores.set(c.code, c.weight + CONTEXT_WEIGHT * vocabulary.contextFit(c.code, context));
+  const ranked = [...scores].sort((a, b) => b[1] - a[1]);
+  return ranked.filter(([, v]) => v >= ranked[0][1] * 0.5).map(([code]) => code);
+}
+
 /** An abbreviation's words from the occupation's O*NET titles ("LPN" → "Licensed Practical Nurse"), or undefined. */
 function expansionOf(abbreviation: string, code: string): string | undefined {
   const letters = abbreviation.replace(/[^A-Za-z]/g, '').toLowerCase();
@@ -342,8 +376,9 @@ function outsideReading(
   const outside = mentions.filter((m) => phraseFor(m, NO_FAMILY));
   const strongest = Math.max(...outside.map((m) => m.weight));
   const leading = outside.filter((m) => m.weight >= strongest * 0.75).sort((a, b) => b.weight - a.weight || a.start - b.start);
-  // The occupations of the strongest mention ("lead carpenter", not also "home builder" further on).
-  const codes = codeVotes(leading.slice(0, 1), NO_FAMILY).slice(0, MAX_OCCUPATIONS);
+  // The occupations of the strongest mention ("lead carpenter", not also "home builder" further on),
+  // as the words around it tell them apart ("room attendant" for a hotel, "service technician" for HVAC).
+  const codes = codesInContext(text, leading[0]).slice(0, MAX_OCCUPATIONS);
   const sure = leading.some((m) => m.via === 'exact' && !m.corrected);
   const similarity = Math.max(0, ...leading.map((m) => m.similarity ?? 0));
   const confidence = sure ? 0.85 : round2(Math.min(0.8, 0.2 + similarity * 0.7));

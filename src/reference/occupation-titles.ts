@@ -28,12 +28,20 @@ export interface OccupationPhrase {
 export interface OccupationVocabulary {
   byKey: ReadonlyMap<string, OccupationPhrase>;
   byExact: ReadonlyMap<string, OccupationPhrase>;
+  /**
+   * How much a brief's other words say for an occupation: the summed inverse document frequency
+   * (over occupations) of those words that occur in the occupation's titles ("hotel" for Maids and
+   * Housekeeping Cleaners, "HVAC" for its mechanics). 0 when none does.
+   */
+  contextFit(code: string, contextWords: readonly string[]): number;
   /** Phrases nearest to a text by trigram cosine, most similar first. */
   similar(text: string, limit: number): (Nearest & { phrase: OccupationPhrase })[];
 }
 
 const SOURCE_WEIGHT = { own: 3, reported: 2, alternate: 1, short: 1 } as const;
 const RECRUITER_TERMS: Record<string, string> = recruiterTermData.terms;
+/** Occupations whose titles a context word must occur in, at least, to tell occupations apart. */
+const MIN_CONTEXT_WORD_OCCUPATIONS = 3;
 /** How much likelier an occupation is when its own title holds the listed title's head noun. */
 const HEAD_NOUN_BOOST = 2;
 
@@ -107,9 +115,34 @@ export function occupationVocabulary(): OccupationVocabulary {
   }
   const keys = [...byKey.keys()];
   let trigrams: TrigramIndex | undefined;
+  // Each occupation's title words, and in how many occupations' titles each word occurs.
+  const titleWords = new Map<string, Set<string>>();
+  for (const [, e] of weighted) {
+    if (e.exact) continue;
+    for (const code of e.codes.keys()) {
+      let set = titleWords.get(code);
+      if (!set) titleWords.set(code, (set = new Set()));
+      for (const w of words(e.phrase)) set.add(singularWord(w));
+    }
+  }
+  const documentFrequency = new Map<string, number>();
+  for (const set of titleWords.values()) for (const w of set) documentFrequency.set(w, (documentFrequency.get(w) ?? 0) + 1);
+  const occupationCount = titleWords.size;
   built = {
     byKey,
     byExact,
+    contextFit(code, contextWords) {
+      const set = titleWords.get(code);
+      if (!set) return 0;
+      let fit = 0;
+      // A word in only one or two occupations' titles is as often a stray word of another language
+      // ("caixa", "piani") or an odd listed title as a clue: only words some occupations share count.
+      for (const w of new Set(contextWords.map(singularWord))) {
+        const df = documentFrequency.get(w) ?? 0;
+        if (set.has(w) && df >= MIN_CONTEXT_WORD_OCCUPATIONS) fit += Math.log(occupationCount / df);
+      }
+      return fit;
+    },
     similar(text, limit) {
       trigrams ??= trigramIndex(keys);
       return trigrams.nearest(words(text).join(' '), limit).map((n) => ({ ...n, phrase: byKey.get(n.key)! }));
