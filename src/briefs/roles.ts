@@ -329,10 +329,11 @@ function codesInContext(text: string, m: RoleMention | undefined): string[] {
   const context = words(text.slice(Math.max(lineStart, m.start - 120), Math.min(lineEnd, m.end + 120))).filter(
     (w) => w.length >= 3 && !own.has(w) && !CONTEXT_STOP.has(w) && !SENIORITY_WORDS.has(w),
   );
-  const scores = new Map<string, number>();
-  for (const c of phrase.occupations) scores.set(c.code, c.weight + CONTEXT_WEIGHT * vocabulary.contextFit(c.code, context));
-  const ranked = [...scores].sort((a, b) => b[1] - a[1]);
-  return ranked.filter(([, v]) => v >= ranked[0][1] * 0.5).map(([code]) => code);
+  const ranked = phrase.occupations
+    .map((c) => ({ code: c.code, share: c.weight, score: c.weight + CONTEXT_WEIGHT * vocabulary.contextFit(c.code, context) }))
+    .sort((a, b) => b.score - a.score);
+  // The context picks the first; the others stay as likely as the phrase alone makes them.
+  return ranked.filter((c, i) => i === 0 || (c.share >= ranked[0].share * 0.5 && c.score >= ranked[0].score * 0.5)).map((c) => c.code);
 }
 
 /** An abbreviation's words from the occupation's O*NET titles ("LPN" → "Licensed Practical Nurse"), or undefined. */
