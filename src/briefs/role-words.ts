@@ -98,7 +98,7 @@ export function phraseTables(): Tables {
   ] as const) {
     for (const [key, p] of phrases) {
       if (map.has(key) || key.split(' ').length > MAX_PHRASE_WORDS || seniorityWords.has(key.toLowerCase())) continue;
-      if (!p.exact && !key.includes(' ') && (GENERIC_WORDS.has(key) || !ROLE_NOUN.test(key))) continue;
+      if (!p.exact && !key.includes(' ') && !p.recruiterTerm && (GENERIC_WORDS.has(key) || !ROLE_NOUN.test(key))) continue;
       map.set(key, [vocabularyPhrase(p)]);
     }
   }
@@ -145,7 +145,7 @@ const VERB_BEFORE_LEAD = /\b(?:to|will|you'll|you will|help|helps|can|who|and)\s
  * "models" and "trained" are O*NET titles or parts of them, and no roles in a brief).
  */
 export const ROLE_NOUN =
-  /(?:er|or|ist|ian|ant|ent|eer|ee|man|men|woman|person|smith|wright|chef|cook|nurse|aide|clerk|guard|nanny|vet|judge|tutor|maid|pilot|host|coach|poet|scout|porter|usher|lawyer|priest|monk|nun|barista|medic|doctor|dentist|surgeon|midwife|rabbi|imam|pastor|chaplain|sheriff|marshal)s?$/;
+  /(?:er|or|ist|ian|ant|ent|eer|ee|man|men|woman|person|smith|wright|chef|cook|nurse|aide|clerk|guard|nanny|vet|judge|tutor|maid|pilot|host|coach|poet|scout|porter|usher|lawyer|priest|monk|nun|barista|medic|doctor|dentist|surgeon|midwife|rabbi|imam|pastor|chaplain|sheriff|marshal|architect|mechanic|chauffeur|masseur|detective|critic|midwives)s?$/;
 
 /** Whether a position is inside parentheses on its line. */
 export function insideParentheses(text: string, at: number): boolean {

@@ -23,6 +23,8 @@ export interface OccupationPhrase {
   codes: { code: string; weight: number }[];
   /** The role family of the most likely occupation, or null. */
   family: string | null;
+  /** One of the project's recruiter terms ("Sparky", "Physio"): a title as written, whatever its word looks like. */
+  recruiterTerm?: true;
 }
 
 export interface OccupationVocabulary {
@@ -73,8 +75,8 @@ let built: OccupationVocabulary | undefined;
 export function occupationVocabulary(): OccupationVocabulary {
   if (built) return built;
   const index = occupations();
-  const weighted = new Map<string, { phrase: string; exact: boolean; codes: Map<string, number> }>();
-  const add = (form: string, code: string, weight: number) => {
+  const weighted = new Map<string, { phrase: string; exact: boolean; codes: Map<string, number>; recruiterTerm?: true }>();
+  const add = (form: string, code: string, weight: number, recruiterTerm = false) => {
     const exact = isAbbreviation(form);
     // An abbreviation is keyed by its letters as the reader reads written words ("CDL-A" → "CDL A").
     const key = exact
@@ -88,11 +90,12 @@ export function occupationVocabulary(): OccupationVocabulary {
     let entry = weighted.get(mapKey);
     if (!entry) weighted.set(mapKey, (entry = { phrase: form, exact, codes: new Map() }));
     entry.codes.set(code, (entry.codes.get(code) ?? 0) + weight);
+    if (recruiterTerm) entry.recruiterTerm = true;
   };
   for (const o of index.all) for (const form of formsOf(o.title, true)) add(form, o.code, SOURCE_WEIGHT.own);
   for (const t of index.titles()) for (const form of formsOf(t.title, false)) add(form, t.code, SOURCE_WEIGHT[t.source] ?? 1);
   // Recruiters' shorthand O*NET lacks ("HGV Driver", "EA", "Healthcare Assistant"): the project's own list.
-  for (const [term, code] of Object.entries(RECRUITER_TERMS)) if (index.byCode(code)) add(term, code, SOURCE_WEIGHT.own);
+  for (const [term, code] of Object.entries(RECRUITER_TERMS)) if (index.byCode(code)) add(term, code, SOURCE_WEIGHT.own, true);
 
   const byKey = new Map<string, OccupationPhrase>();
   const byExact = new Map<string, OccupationPhrase>();
@@ -110,7 +113,14 @@ export function occupationVocabulary(): OccupationVocabulary {
       .sort((a, b) => b[1] - a[1] || employment(b[0]) - employment(a[0]) || a[0].localeCompare(b[0]))
       .map(([code, w]) => ({ code, weight: w / total }));
     const key = mapKey.slice(2);
-    const phrase: OccupationPhrase = { phrase: e.phrase, key, exact: e.exact, codes, family: index.byCode(codes[0].code)?.family ?? null };
+    const phrase: OccupationPhrase = {
+      phrase: e.phrase,
+      key,
+      exact: e.exact,
+      codes,
+      family: index.byCode(codes[0].code)?.family ?? null,
+      ...(e.recruiterTerm ? { recruiterTerm: true as const } : {}),
+    };
     (e.exact ? byExact : byKey).set(key, phrase);
   }
   const keys = [...byKey.keys()];
