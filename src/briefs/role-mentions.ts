@@ -276,6 +276,8 @@ export function similarMentions(
       if (STOP_SPAN_WORDS.has(first.lower) || STOP_SPAN_WORDS.has(last.lower) || levelWords.has(first.lower) || levelWords.has(last.lower)) continue;
       if (span.some((t, x) => x > 0 && !/^[\s\-/&']{1,3}$/.test(text.slice(span[x - 1].end, t.start)))) continue;
       if (taken(first.start, last.end)) continue;
+      // After a modal or "to", a word is a verb ("can program PLCs", "to design circuits").
+      if (/\b(?:can|could|to|will|would|must|should|you'll|we'll)\s+$/i.test(text.slice(Math.max(0, first.start - 12), first.start))) continue;
       // A field's label names no one ("Job title: …", "Location: …").
       if (/^\s*:/.test(text.slice(last.end, last.end + 3)) && FIELD_LABELS.test(text.slice(first.start, last.end))) continue;
       const written = text.slice(first.start, last.end);

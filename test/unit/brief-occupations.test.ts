@@ -40,6 +40,10 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     // "Chef" is also a DevOps tool, "nurse" a nursing word, "server" a waiter: the longer title decides.
     expect(read('Head chef for a 120-cover restaurant in London').family).toBeUndefined();
     expect(read('Veterinary nurse, small animals').family).toBeUndefined();
+    // Skills alone, in the words designers and data engineers write them; a verb after "can" is no role.
+    expect(read('someone who lives in Figma: user flows, wireframes, clickable prototypes, usability sessions').family).toBe('design');
+    expect(read('move ~300 nightly SSIS packages to Azure Data Factory, rebuild the star schemas').family).toBe('data_engineering');
+    expect(read('need someone who can program Allen-Bradley PLCs in Studio 5000 and build the HMI screens').family).toBe('electrical_engineering');
     // A department's words before a title only O*NET knows qualify it.
     expect(read('Mechanical engineering consultant').family).toBe('mechanical_engineering');
     expect(read('HVAC project engineer').family).toBe('mechanical_engineering');
@@ -72,6 +76,12 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     // A title outside the families that states its level, read as the corpus reads people's titles.
     expect(read('Director of Pharmacy for a 300-bed hospital, Louisville KY').seniority).toEqual(['director']);
     expect(read('Store manager, grocery, Knoxville').seniority).toEqual(['manager']);
+    // Recruiters' terms O*NET lacks or reads as another occupation; the line's words pick among a title's occupations.
+    expect(read('KP needed asap for a busy gastropub, pot wash and prep').occupations?.[0]).toBe('35-9021.00');
+    expect(read('SIA door supervisors for bars on the Quayside, Newcastle').occupations?.[0]).toBe('33-9032.00');
+    expect(read('Home Care Assistant, Stoke-on-Trent, driver essential').occupations?.[0]).toBe('31-1122.00');
+    expect(read('Sparky wanted for domestic rewires').occupations?.[0]).toBe('47-2111.00');
+    expect(read('Architect for a residential practice in Bath').occupations?.[0]).toBe('17-1011.00');
     expect(read('Pharmacist for a busy community pharmacy in Boston, MA').seniority).toBeUndefined();
   });
 });
