@@ -118,7 +118,7 @@ function correction(key: string, memo: Map<string, string | undefined>): string 
 
 /** Words just before a place that make it where the role is ("based in", "Location:", "in"). */
 const ROLE_PLACE_CUES =
-  /(?:\bbased in|\blocated in|\blocation|\bin|\bnear|\baround|\bhybrid|\bon-?site|\bonsite|\boffice|\brelocat\w* to|\bremote|\bwithin commuting distance of|\bcommutable to|\bfrom|\bout of|\bcandidates in|\bpeople in|\bwithin|@)\W{0,3}(?:the\s+)?(?:\w+\s+)?$/i;
+  /(?:\bbased in|\blocated in|\blocation|\b(?:miles?|km|kms|kilomet\w+|mi)\s+(?:of|from)|\bin|\bnear|\baround|\bhybrid|\bon-?site|\bonsite|\boffice|\brelocat\w* to|\bremote|\bwithin commuting distance of|\bcommutable to|\bfrom|\bout of|\bcandidates in|\bpeople in|\bwithin|@)\W{0,3}(?:the\s+)?(?:\w+\s+)?$/i;
 /** A cue right before the name ("in Reading", "Location: Mobile"). */
 const CLOSE_CUE =
   /(?:\b(?:in|near|around|based|located|outside|(?:relocat\w*|mov\w*|commutable|commute) to|(?:reach|distance) of|(?:miles?|km|kilomet\w+|mi) (?:of|from)|(?:outskirts|city|area) of)|location\s*:|@)[ \t]*(?:the[ \t]+|our[ \t]+|downtown[ \t]+|central[ \t]+|greater[ \t]+)?$/i;
@@ -131,7 +131,7 @@ const TOWN_FACILITY =
 const ENDS_PHRASE = /^(?:\s*$|\s*[,.;:!?)\]/|&\n]|\s+(?:or|and)\b|\s+[-–—]\s)/i;
 /** Words before a place that make it the company's, not the role's ("headquartered in", "offices in"). */
 const COMPANY_PLACE_CUES =
-  /\b(?:headquarter\w*|hq|offices|founded|customers|clients|presence|across|as well as|including|studios?|sites|from our|sister (?:team|company|office)|parent company|(?:done|spent) time|worked|experience (?:in|at))\b/gi;
+  /\b(?:headquarter\w*|hq|offices|founded|customers|clients|presence|across|as well as|including|studios?|sites|from our|sister (?:team|company|office)|parent company|head office|main office|(?:done|spent) time|worked|experience (?:in|at))\b/gi;
 /** A person's name, not a place: "reports to Florence", "contact Jackson", "Dr. Lincoln". */
 const PERSON_CUE = /\b(?:report(?:s|ing)?\s+(?:in)?to|contact|ask\s+for|speak\s+(?:to|with)|e-?mail|attn:?|mr\.?|ms\.?|mrs\.?|dr\.?)\s*$/i;
 /** "not Victoria BC", "NOT Portland OR", "(not Richmond BC!)": a place ruled out. */
@@ -364,8 +364,9 @@ function resolveMention(
   if (found.metro) {
     const metro = g.metro(found.metro.metroId)!;
     const inMetro = (p: GazetteerPlace) => distanceKm(metro.place.lat, metro.place.lon, p.lat, p.lon) <= metro.radiusKm;
+    // An alias's town far from the metro is itself ("Waterloo, ON" is not Toronto, 94 km away).
     const keep = qualifiers.length
-      ? !!choosePlace([metro.place], qualifiers) || (named !== undefined && inMetro(named))
+      ? (!!choosePlace([metro.place], qualifiers) && (!found.metro.alias || named === undefined || inMetro(named))) || (named !== undefined && inMetro(named))
       : !found.metro.alias ||
         named === undefined ||
         inMetro(named) ||
@@ -387,6 +388,14 @@ const BEARING_NAME =
  */
 function evidence(text: string, m: Mention, key: string): Mention['evidence'] {
   const g = gazetteer();
+  // "DC on Brackmills", "our DC in Leicester": a distribution centre, not Washington.
+  if (
+    /^[A-Z]{2}$/.test(m.written) &&
+    !g.isCountryAbbreviation(m.written) &&
+    (/\b(?:the|our|a|an|new|regional|national)\s+$/i.test(text.slice(Math.max(0, m.start - 12), m.start)) ||
+      /^\s+(?:on|in|at|near|site|shift|operatives?|manager)\b/i.test(text.slice(m.end, m.end + 12)))
+  )
+    return 'none';
   if (m.qualified || m.metro || g.isCountryAbbreviation(m.written) || g.shortFormRadius(m.written) !== undefined) return 'solid';
   const before = text.slice(Math.max(0, m.start - 40), m.start);
   const after = text.slice(m.end, m.end + 30);

@@ -99,13 +99,27 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
     m.place = local;
     m.metro = undefined;
   }
+  // A name written again without its qualifier is the place it named first ("Greenville, SC … within 20 miles of Greenville").
+  for (const m of all) {
+    if (m.qualified) continue;
+    const named = all.find((x) => x.qualified && x.written.toLowerCase() === m.written.toLowerCase());
+    if (named) {
+      m.place = named.place;
+      m.metro = named.metro;
+    }
+  }
   // A town inside a bigger place named apart is that place ("Metro Detroit (Auburn Hills, MI)",
   // "Sydney … our Surry Hills office"); places of one list stay apart ("Reading or Oxford").
   for (const group of groups) {
     for (const m of group) {
       if (m.metro || m.place.kind !== 'city') continue;
       const around = all.find(
-        (x) => !group.includes(x) && (x.metro || (x.place.kind === 'city' && x.place.population > m.place.population)) && covers(x, m.place),
+        (x) =>
+          !group.includes(x) &&
+          // Not a place the brief names as the company's ("site office in Sharjah (head office in Dubai)").
+          x.weight >= m.weight * 0.5 &&
+          (x.metro || (x.place.kind === 'city' && x.place.population > m.place.population)) &&
+          covers(x, m.place),
       );
       if (around) {
         m.metro = around.metro;
@@ -192,7 +206,7 @@ function acrossArea(text: string, m: Mention): boolean {
 }
 
 /** Between a town and an area it is an alternative to: ", or remote from anywhere in", " (hybrid) or remote within". */
-const OR_REMOTE = /^[^.]{0,30}\bor\b[^.\n]{0,12}\bremote\b[^.\n]{0,30}$/i;
+const OR_REMOTE = /^[^.]{0,30}\bor\b[^.\n]{0,12}\b(?:remote|work(?:ing)? from home|wfh|home-based)\b[^.\n]{0,30}$/i;
 
 /** Whether an area holds a place: its region for a region, its country for a country. */
 function holds(area: GazetteerPlace, p: GazetteerPlace): boolean {

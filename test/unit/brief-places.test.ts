@@ -56,6 +56,16 @@ describe('the brief reader reads places anywhere', () => {
     expect(placesRead('Staff data engineer, Vilnius — our sister team in Berlin owns the warehouse')[0]).toMatch(/^Vilnius, /);
     expect(placesRead('Oncology CNS, infusion center — 20mi radius of Fort Lauderdale')).toEqual(['Fort Lauderdale, Florida, United States (32 km)']);
     expect(placesRead('Senior accountant, München — please only candidates within ~30 km')).toEqual(['Munich, Bavaria, Germany (30 km)']);
+    // A radius phrase makes a town the role's; "DC on Brackmills" is a distribution centre; a head office is the company's.
+    expect(placesRead('Reach & counterbalance FLT drivers, nights, DC on Brackmills — must live within 10 miles of Northampton')).toEqual([
+      'Northampton, England, United Kingdom (16 km)',
+    ]);
+    expect(placesRead('Graduate QS for a fit-out contractor — site office in Sharjah (head office in Dubai)')[0]).toMatch(/^Sharjah, /);
+    expect(placesRead('Medical coders, Chennai office (Guindy) or work from home anywhere in India')).toEqual(['Chennai, Tamil Nadu, India (40 km)', 'India']);
+    // A name written again without its qualifier is the place it named first.
+    expect(placesRead('Greenville, SC — manufacturing engineer; you need to live within 20 miles of Greenville')).toEqual([
+      'Greenville, South Carolina, United States (32 km)',
+    ]);
     // The old metro keeps its own reading and radius.
     expect(extractCriteria('Backend engineer in Portland, OR').criteria).toMatchObject({ metro: 'portland' });
   });
