@@ -77,7 +77,18 @@ function metroNames(): Map<string, MetroName> {
     if (m.id.includes('-')) add(m.id, m.id, false, 0.95);
   }
   for (const m of METROS) add(m.city, m.id, false, 0.9);
-  for (const m of METROS) for (const a of m.aliases) add(a, m.id, true, 0.9);
+  // An alias that names a whole region much bigger than the metro ("NSW", "Île-de-France", "Comunidad
+  // de Madrid") is that region, read on the gazetteer; "LA", "NY" and "DC" stay the metros recruiters mean.
+  const g = gazetteer();
+  const namesRegion = (alias: string, city: GazetteerPlace) =>
+    // "Delhi" and "Zürich" are also towns of the metro: they stay its names.
+    !g.named(alias).some((p) => p.kind === 'city' && distanceKm(p.lat, p.lon, city.lat, city.lon) <= 30) &&
+    (g.named(alias).some((p) => p.kind === 'region' && p.country === city.country && p.population >= 2 * city.population) ||
+      (alias.length >= 3 && g.regionByAbbreviation(city.country, alias) !== undefined));
+  for (const m of METROS) {
+    const city = g.metro(m.id)?.place;
+    for (const a of m.aliases) if (!city || !namesRegion(a, city)) add(a, m.id, true, 0.9);
+  }
   metroNameTable = table;
   return table;
 }

@@ -62,6 +62,9 @@ describe('the brief reader reads places anywhere', () => {
     ]);
     expect(placesRead('Graduate QS for a fit-out contractor — site office in Sharjah (head office in Dubai)')[0]).toMatch(/^Sharjah, /);
     expect(placesRead('Medical coders, Chennai office (Guindy) or work from home anywhere in India')).toEqual(['Chennai, Tamil Nadu, India (40 km)', 'India']);
+    // A metro's alias that names a whole region much bigger than it is that region.
+    expect(placesRead('Graduate registered nurses — must live in NSW')).toEqual(['New South Wales, Australia']);
+    expect(extractCriteria('Backend engineer, Delhi').criteria.metro).toBe('delhi-ncr');
     // A name written again without its qualifier is the place it named first.
     expect(placesRead('Greenville, SC — manufacturing engineer; you need to live within 20 miles of Greenville')).toEqual([
       'Greenville, South Carolina, United States (32 km)',
