@@ -52,6 +52,7 @@ export interface RoleMention {
 /** Exact mentions of known role phrases, longest first from each word, never overlapping. */
 export function exactMentions(text: string, tokens: Token[], firstLineEnd: number): RoleMention[] {
   const { byWords, byExact } = phraseTables();
+  const openingEnd = tokens.length ? Math.max(tokens[0].end, OPENING.exec(text)?.[0].length ?? 0) : 0;
   const out: RoleMention[] = [];
   for (let i = 0; i < tokens.length;) {
     let hit: { n: number; phrases: RolePhrase[] } | undefined;
@@ -69,9 +70,10 @@ export function exactMentions(text: string, tokens: Token[], firstLineEnd: numbe
         byExact.get(written.join(' ')) ??
         (lastWritten ? byExact.get([...written.slice(0, -1), lastWritten].join(' ')) : undefined);
       // A two-letter abbreviation only O*NET knows is a state, a degree or a word as often as a role
-      // ("Boston, MA", "MA in economics"): it counts only opening the brief ("EA to the CEO", "PA to the MD").
+      // ("Boston, MA", "MA in economics"): it counts only in the brief's opening words ("EA to the CEO",
+      // "Back office MA for a dermatology practice", "Graduate QS").
       const twoLetters = found?.every((p) => p.exact && p.occupations && p.phrase.replace(/[^A-Za-z]/g, '').length <= 2);
-      if (found && !(twoLetters && i > 0)) hit = { n, phrases: found };
+      if (found && !(twoLetters && window[n - 1].end > openingEnd)) hit = { n, phrases: found };
     }
     if (!hit) {
       i += 1;
@@ -371,6 +373,8 @@ function roleAsWritten(phrase: string): string | undefined {
   while (written.length && stop(written[written.length - 1])) written.pop();
   const last = (written.at(-1) ?? '').toLowerCase();
   if (written.length === 0 || written.length > 5 || stop(last)) return undefined;
+  // "Head of English", "Director of Admissions": a head of anything is someone.
+  if (/^(?:head|director|chief|vp|vice president|manager)\s+of\s+\S/i.test(written.join(' ')) && written.length >= 3) return written.join(' ');
   // The head is a word some listed title ends in ("rigger", "guide"), not any word ending in "er".
   return (titleHeads().get(singularWord(last)) ?? 0) >= MIN_TITLES_OF_HEAD ? written.join(' ') : undefined;
 }

@@ -260,12 +260,25 @@ export function correctRoleWords(text: string, tokens: Token[]): void {
       return;
     }
     if (i >= 30 && lastCueEnd(HIRING_CUES, text.slice(Math.max(0, t.start - 40), t.start)) < 0) return;
-    const fixed = correction(t.lower);
+    const fixed = correction(t.lower) ?? (i > 0 ? shortCorrection(tokens[i - 1].lower, t.lower) : undefined);
     if (fixed) {
       t.lower = fixed;
       t.corrected = true;
     }
   });
+}
+
+/**
+ * A short misspelt word (4–5 letters) is corrected only where the word before it makes a known
+ * phrase with the correction ("product ownr" → "product owner"): alone, too many words are one edit apart.
+ */
+function shortCorrection(previous: string, word: string): string | undefined {
+  if (word.length < 4 || word.length > 5 || !/^[a-z]+$/.test(word)) return undefined;
+  const { known, byFirst } = roleWordIndex();
+  if (known.has(word)) return undefined;
+  const { byWords } = phraseTables();
+  const fits = (byFirst.get(word[0]) ?? []).filter((w) => editDistance(word, w, 1) <= 1 && byWords.has(`${previous} ${w}`));
+  return fits.length === 1 ? fits[0] : undefined;
 }
 
 /** Level words written right before token i (a run such as "senior/staff" gives both). */

@@ -61,6 +61,14 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     expect(read('Job title: Zorbing guide\nLocation: Leeds').titles).toEqual(['Zorbing guide']);
     expect(read("We're hiring an experienced zorbing guide to join our Leeds park").titles).toEqual(['zorbing guide']);
     expect(read('Our Leeds adventure park needs a zorbing guide for the summer').titles).toEqual(['zorbing guide']);
+    // A head of anything is someone; a two-letter abbreviation counts in the opening words; a short
+    // misspelling is corrected where it completes a known phrase.
+    expect(read('Head of English (IGCSE / IB DP) at an international school in Nagoya').titles).toEqual(['Head of English']);
+    expect(read('Back office MA for a dermatology practice in Scottsdale').occupations?.[0]).toBe('31-9092.00');
+    expect(read('Graduate QS for a fit-out contractor, Sharjah').occupations?.[0]).toBe('13-1051.00');
+    expect(read('Backend engineer, Boston, MA').occupations).toEqual(['15-1252.00']);
+    expect(read('product ownr for a claims platform (insurance), scrum').family).toBe('product_management');
+    expect(read('BA needed for a core-banking migration - requirements, process maps, UAT').family).toBe('operations');
     // Nobody named: hiring words and "people" are no role, a stray word is no title's head.
     for (const brief of ['Looking for great people in Toronto, please apply today!', 'Exciting new role, Leeds', 'asdf qwer'])
       expect({ brief, titles: read(brief).titles }).toEqual({ brief, titles: undefined });
