@@ -73,8 +73,8 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
   const all = groups.flat();
   // "anywhere in Mexico" is the country, not its capital; "Georgia (the state, not the country)" the state.
   for (const m of all) {
-    if (m.qualified || (m.place.kind !== 'city' && !/^\s*\(?\s*the\s+(?:state|country)\b/i.test(text.slice(m.end, m.end + 16)))) continue;
     const said = /^\s*\(?\s*the\s+(state|country)\b/i.exec(text.slice(m.end, m.end + 16))?.[1]?.toLowerCase();
+    if (m.qualified || (m.place.kind !== 'city' && !said)) continue;
     const wanted = said === 'state' ? 'region' : said === 'country' ? 'country' : acrossArea(text, m) ? 'area' : undefined;
     const area =
       wanted === 'area'
@@ -145,7 +145,7 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
   const onlyAreas = (group: Mention[]) => group.every((m) => m.place.kind !== 'city' && !m.metro);
   // A country or region alone counts when no town is named, or when the role is open across it
   // ("remote (Canada)", "UK-wide", "anywhere in Hessen", "Netherlands only"), unless a town is named as its base.
-  const remoteCountry = groups.find((group) => onlyAreas(group) && group.some((m) => countryWide(text, m)));
+  const wideArea = groups.find((group) => onlyAreas(group) && group.some((m) => countryWide(text, m)));
   const based = groups.some(
     (group) =>
       !onlyCountries(group) &&
@@ -159,11 +159,11 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
   let chosen: Mention[];
   const bestOf = (pool: Mention[][]) => [...pool].sort((a, b) => scoreOf(b) - scoreOf(a) || a[0].start - b[0].start)[0];
   const townsOutside = (area: Mention[]) => towns.filter((group) => !onlyAreas(group) && !group.every((m) => area.some((a) => holds(a.place, m.place))));
-  if (remoteCountry && !based) {
-    chosen = remoteCountry;
+  if (wideArea && !based) {
+    chosen = wideArea;
     // "Glasgow office, or remote from anywhere in the UK": the town and the area.
-    const before = towns.filter((group) => group.at(-1)!.end < remoteCountry[0].start && OR_REMOTE.test(text.slice(group.at(-1)!.end, remoteCountry[0].start)));
-    if (before.length) chosen = [...bestOf(before), ...remoteCountry];
+    const before = towns.filter((group) => group.at(-1)!.end < wideArea[0].start && OR_REMOTE.test(text.slice(group.at(-1)!.end, wideArea[0].start)));
+    if (before.length) chosen = [...bestOf(before), ...wideArea];
   } else {
     chosen = bestOf(towns.length ? towns : groups);
     // Towns inside an area named first as the one to live in are examples ("anywhere in Hessen
