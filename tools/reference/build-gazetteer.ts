@@ -609,7 +609,15 @@ function main() {
   for (const r of admin1) {
     const dot = r.code.indexOf('.');
     const country = r.code.slice(0, dot);
-    regions.set(r.code, { country, admin1: r.code.slice(dot + 1), name: r.name.trim(), abbreviations: [], localNames: [], population: 0, centroidFrom: 'none' });
+    regions.set(r.code, {
+      country,
+      admin1: r.code.slice(dot + 1),
+      name: r.name.trim(),
+      abbreviations: [],
+      localNames: [],
+      population: 0,
+      centroidFrom: 'none',
+    });
   }
 
   // --- cities
