@@ -11,6 +11,7 @@ import { choosePlace } from '../reference/place-resolution';
 import { canonicalSkill, METROS } from '../reference/taxonomy';
 import { editDistance } from '../domain/edit-distance';
 import type { SpanClaims } from './span-claims';
+import { insideParentheses, isRoleWord } from './role-words';
 
 /** A place name of more words than this is not looked up (longest: "Frankfurt am Main", "Saint-Jean-sur-Richelieu"). */
 const MAX_NAME_WORDS = 6;
@@ -96,15 +97,19 @@ function metroNames(): Map<string, MetroName> {
 // ---- misspelt names ----
 
 let correctable: Map<string, string[]> | undefined;
-/** One-word names of 7+ letters worth correcting towards, by first letter: metro names and big cities. */
+/**
+ * One-word names worth correcting towards, by first letter: metro names and cities of 100,000+ of
+ * 7+ letters; of 5–6 letters ("london", "tokyo", "sydney") only metro names and cities of a million.
+ */
 function correctableNames(): Map<string, string[]> {
   if (correctable) return correctable;
   const keys = new Set<string>();
-  for (const key of metroNames().keys()) if (/^[a-z]{7,}$/.test(key)) keys.add(key);
+  for (const key of metroNames().keys()) if (/^[a-z]{5,}$/.test(key)) keys.add(key);
   const g = gazetteer();
   for (const c of g.cities()) {
     const key = placeKey(c.name);
-    if (c.population >= CORRECTABLE_WITH_CUE_MIN_POPULATION && /^[a-z]{7,}$/.test(key) && !g.isAmbiguousName(key)) keys.add(key);
+    const least = key.length >= 7 ? CORRECTABLE_WITH_CUE_MIN_POPULATION : CORRECTABLE_MIN_POPULATION;
+    if (c.population >= least && /^[a-z]{5,}$/.test(key) && !g.isAmbiguousName(key)) keys.add(key);
   }
   correctable = new Map();
   for (const key of keys) {
@@ -115,9 +120,16 @@ function correctableNames(): Map<string, string[]> {
   return correctable;
 }
 
-/** The one known name a misspelt word is close to ("melborne" → "melbourne"): one edit, two from 9 letters. */
+/** A word the role or skill vocabularies use: no misspelt place. */
+const knownWord = (key: string) => isRoleWord(key) || canonicalSkill(key) !== undefined;
+
+/**
+ * The one known name a misspelt word is close to ("melborne" → "melbourne", "londn" → "london"):
+ * one edit, two from 9 letters; a word of 5–6 letters only when no place, role or skill is called so.
+ */
 function correction(key: string, memo: Map<string, string | undefined>): string | undefined {
-  if (!/^[a-z]{7,}$/.test(key)) return undefined;
+  if (!/^[a-z]{5,}$/.test(key)) return undefined;
+  if (key.length < 7 && (gazetteer().namedKey(key).length > 0 || knownWord(key))) return undefined;
   if (memo.has(key)) return memo.get(key);
   const max = key.length >= 9 ? 2 : 1;
   const near = (correctableNames().get(key[0]) ?? []).filter((n) => n !== key && editDistance(key, n, max) <= max);
@@ -142,7 +154,7 @@ const TOWN_FACILITY =
 const ENDS_PHRASE = /^(?:\s*$|\s*[,.;:!?)\]/|&\n]|\s+(?:or|and)\b|\s+[-–—]\s)/i;
 /** Words before a place that make it the company's, not the role's ("headquartered in", "offices in"). */
 const COMPANY_PLACE_CUES =
-  /\b(?:headquarter\w*|hq|offices|founded|customers|clients|presence|across|as well as|including|studios?|sites|from our|sister (?:team|company|office)|parent company|head office|main office|(?:done|spent) time|worked|experience (?:in|at))\b/gi;
+  /\b(?:headquarter\w*|hq|offices|founded|customers|clients|presence|across|as well as|including|studios?|sites|(?<!(?:hybrid|remote|work|working) )from our|sister (?:team|company|office)|parent company|head office|main office|(?:done|spent) time|worked|experience (?:in|at)|(?:rest of (?:the |our )?(?:\w+ )?team|other teams?|colleagues|founders|ceo|cfo|cto|coo|dpo|gc|boss)\s+(?:who\s+)?(?:is|are|sits?|sitting|works?|lives?)\s+(?:based\s+)?(?:in|out of))\b/gi;
 /** A person's name, not a place: "reports to Florence", "contact Jackson", "Dr. Lincoln". */
 const PERSON_CUE = /\b(?:report(?:s|ing)?\s+(?:in)?to|contact|ask\s+for|speak\s+(?:to|with)|e-?mail|attn:?|mr\.?|ms\.?|mrs\.?|dr\.?)\s*$/i;
 /** "not Victoria BC", "NOT Portland OR", "(not Richmond BC!)": a place ruled out. */
@@ -178,6 +190,8 @@ export interface Mention {
   qualified: boolean;
   evidence: 'solid' | 'weak' | 'none';
   weight: number;
+  /** Named as the company's place ("headquartered in", "our DPO sits in"), not the role's. */
+  company?: true;
 }
 
 interface Found {
@@ -189,7 +203,14 @@ interface Found {
 }
 
 /** The longest known name starting at token `i` and written as a place is written, or undefined. */
+/** Capitalised words that may stand before a place's name: "Greater London", "Central Tokyo", "Hybrid Leeds". */
+const NAME_MODIFIERS =
+  /^(?:Greater|Central|Downtown|Uptown|Midtown|North|South|East|West|Northern|Southern|Eastern|Western|Metro|Inner|Outer|Upper|Lower|Old|New|Hybrid|Remote|Onsite|Based|Near|In|At|Location|Locations|Office|Relocate|Relocation|Or|And|Either|The|Our|Your|From|To|Within|Around|Outside|Only|Anywhere|Candidates|City|Region|Area)$/;
+/** Continents and world regions are no places of the gazetteer ("containers from Asia", "EMEA"), though towns bear some of their names. */
+const WORLD_REGIONS = new Set(['asia', 'europe', 'africa', 'america', 'americas', 'oceania', 'antarctica', 'emea', 'apac', 'latam', 'middle east']);
+
 function nameAt(text: string, tokens: Token[], i: number, corrections: Map<string, string | undefined>): Found | undefined {
+  if (WORLD_REGIONS.has(tokens[i].key)) return undefined;
   const g = gazetteer();
   const metros = metroNames();
   let last = i;
@@ -223,11 +244,14 @@ function nameAt(text: string, tokens: Token[], i: number, corrections: Map<strin
   const cued = () =>
     CLOSE_CUE.test(text.slice(Math.max(0, tokens[i].start - 40), tokens[i].start)) ||
     fixedPlaces.some((p) => {
-      const code = /^\s*,?\s*([A-Za-z]{2})\b/.exec(text.slice(tokens[i].end, tokens[i].end + 6))?.[1];
+      const code = /^\s*,?\s*([A-Za-z]{2,3})\b/.exec(text.slice(tokens[i].end, tokens[i].end + 7))?.[1];
       return code !== undefined && g.regionByAbbreviation(p.country, code.toUpperCase())?.region === p.region;
     });
   const big = fixedMetro !== undefined || fixedPlaces.some((p) => p.population >= CORRECTABLE_MIN_POPULATION);
-  if (fixed && ((big && (/^\p{Lu}/u.test(tokens[i].text) || fixedMetro?.anyCase)) || cued())) {
+  // A short word ("Londn", "Sydeny") only standing as a place stands: after a cue, before its region or in a segment of its own.
+  const short = tokens[i].key.length < 7;
+  const placed = () => cued() || ownSegment(text, tokens[i].start, tokens[i].end) || /^\s*\(/.test(text.slice(tokens[i].end, tokens[i].end + 3));
+  if (fixed && (short ? placed() : (big && (/^\p{Lu}/u.test(tokens[i].text) || fixedMetro?.anyCase)) || cued())) {
     return { start: tokens[i].start, end: tokens[i].end, key: fixed, metro: fixedMetro?.anyCase ? fixedMetro : undefined, candidates: fixedPlaces };
   }
   return undefined;
@@ -279,6 +303,8 @@ function qualifiersAfter(
       const fits = candidates.some((p) => placeFits(p, written));
       if (fits) matched = { qualifier: written, last: j };
     }
+    // A qualifier in parentheses is all they hold: "(Waikato)", not "(Dubai Internet City)".
+    if (matched && gap.includes('(') && !/^[ \t]*[),]/.test(text.slice(tokens[matched.last].end, tokens[matched.last].end + 3))) matched = undefined;
     if (!matched) break;
     qualifiers.push(matched.qualifier);
     end = tokens[matched.last].end;
@@ -344,7 +370,10 @@ export function placeMentions(text: string, taken: SpanClaims | undefined): Ment
     // Written with its region or country, a place is meant: "Victoria, Australia".
     if (mention.qualified) mention.weight *= 1.2;
     if (ROLE_PLACE_CUES.test(before) || AFTER_CUE.test(text.slice(end, end + 20))) mention.weight *= 1.5;
-    if (companyPlace(before)) mention.weight *= 0.4;
+    if (companyPlace(before)) {
+      mention.weight *= 0.4;
+      mention.company = true;
+    }
     // Followed by another capitalised word, a name may be an institution's ("Texas Medical Center",
     // "Boston Scientific"); a public place of the town is in it ("Dunedin Hospital", "HMP Durham").
     if (/^[ \t]+\p{Lu}\p{Ll}/u.test(text.slice(end, end + 4)) && !AFTER_CUE.test(text.slice(end, end + 20)) && !TOWN_FACILITY.test(text.slice(end, end + 20)))
@@ -418,14 +447,35 @@ function evidence(text: string, m: Mention, key: string): Mention['evidence'] {
   const cityNamed = /\p{L}[ \t]+city$/iu.test(m.written) || /^[ \t]+city\b/i.test(text.slice(m.start + m.written.length, m.start + m.written.length + 6));
   const closeCue = (CLOSE_CUE.test(before) && ENDS_PHRASE.test(after)) || AFTER_CUE.test(after) || cityNamed;
   const cued = closeCue || ownSegment(text, m.start, m.end);
+  // The second word of another proper name ("Faria Lima", "Al Noor") is no place of its own.
+  const nameBefore = /(?:^|[^\p{L}.!?\n:;•-]\s*)(\p{Lu}\p{Ll}+)[ \t]+$/u.exec(text.slice(Math.max(0, m.start - 20), m.start))?.[1];
+  if (
+    !m.qualified &&
+    !m.metro &&
+    nameBefore &&
+    !NAME_MODIFIERS.test(nameBefore) &&
+    gazetteer().named(nameBefore).length === 0 &&
+    !isRoleWord(nameBefore.toLowerCase())
+  )
+    return 'none';
   if (m.place.kind === 'region' && /^[A-Z]{2,3}$/.test(m.written)) return cued ? 'solid' : 'none';
   // A region named only by its bearing ("East", "North East", "Midlands") is as often a part of
   // another country ("the North East of England", "East Midlands"): only with its country.
   if (m.place.kind === 'region' && BEARING_NAME.test(key)) return 'none';
-  if (!/^[\p{Lu}\p{N}]/u.test(m.written)) return m.place.population >= LOWER_CASE_MIN_POPULATION || cued ? 'solid' : 'none';
+  // Lower case: a big place, or one with a cue ("remote, leeds"); a region in lower case only after a
+  // close cue ("(meta, tiktok)" is no Colombian department).
+  if (!/^[\p{Lu}\p{N}]/u.test(m.written)) {
+    if (m.place.kind === 'region') return closeCue ? 'solid' : 'none';
+    return m.place.population >= LOWER_CASE_MIN_POPULATION || cued ? 'solid' : 'none';
+  }
   // A word, a given name, a short name or only another name of the place (GeoNames lists historic and
   // foreign ones: "Mazak" for Kayseri) needs a cue.
-  if (!m.candidates.some((c) => g.isOwnName(key, c))) return closeCue ? 'solid' : 'none';
+  // …but a big city's other spelling standing as a place stands is that city ("Londn (Shoreditch)", "— Tokio,").
+  if (!m.candidates.some((c) => g.isOwnName(key, c)))
+    return closeCue ||
+      (m.place.population >= LOWER_CASE_MIN_POPULATION && ((ownSegment(text, m.start, m.end) && !insideParentheses(text, m.start)) || /^\s*\(/.test(after)))
+      ? 'solid'
+      : 'none';
   if (g.isAmbiguousName(key) || key.replace(/ /g, '').length <= 3) return cued ? 'solid' : 'weak';
   return 'solid';
 }

@@ -170,7 +170,15 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
     // (Frankfurt, Wiesbaden)", "must be Sweden-based: the team is in Malmö and Umeå").
     const area = groups.find((g) => onlyAreas(g) && g[0].start < chosen[0].start && g.some((m) => countryWide(text, m) || livesIn(text, m)));
     if (area && !based && townsOutside(area).length === 0) chosen = area;
+    // An area repeated as the company's market ("across Texas", "the Texas business") is no wider
+    // role than the town inside it the brief names ("San Antonio, TX").
+    if (onlyAreas(chosen) && !chosen.some((m) => countryWide(text, m) || livesIn(text, m))) {
+      const inside = towns.filter((g) => !onlyAreas(g) && g.every((m) => chosen.some((a) => holds(a.place, m.place))) && scoreOf(g) * 2 >= scoreOf(chosen));
+      if (inside.length) chosen = bestOf(inside);
+    }
   }
+  // "Fully remote, anywhere in the world; HQ'd in Austin": only the company has a place.
+  if (ANYWHERE_AT_ALL.test(text) && chosen.every((m) => m.company)) return {};
   const unique = chosen.filter((m, i) => chosen.findIndex((x) => identity(x) === identity(m)) === i).slice(0, 20);
   const radii = radiusPhrases(text);
 
@@ -205,6 +213,10 @@ function acrossArea(text: string, m: Mention): boolean {
   );
 }
 
+/** A role open everywhere: "anywhere in the world", "work from anywhere", "location-independent". */
+const ANYWHERE_AT_ALL =
+  /\banywhere in the world\b|\bwork from anywhere\b|\blocation[- ]independent\b|\bglobal(?:ly)?[- ]remote\b|\bremote,? anywhere\b(?!\s+in\b)/i;
+
 /** Between a town and an area it is an alternative to: ", or remote from anywhere in", " (hybrid) or remote within". */
 const OR_REMOTE = /^[^.]{0,30}\bor\b[^.\n]{0,12}\b(?:remote|work(?:ing)? from home|wfh|home-based)\b[^.\n]{0,30}$/i;
 
@@ -222,12 +234,16 @@ function livesIn(text: string, m: Mention): boolean {
 
 /**
  * "remote (Canada)", "Remote – US", "anywhere in Nigeria", "UK-remote", "UK-wide", "Netherlands
- * only": the whole country ("stores across the US" is the company's).
+ * only", "travel across Texas", "territory is all of QLD": the whole area ("stores across the US" is the company's).
  */
 function countryWide(text: string, m: Mention): boolean {
   const before = text.slice(Math.max(0, m.start - 25), m.start);
   const after = text.slice(m.end, m.end + 14);
-  return /\bremote\b[^.\n;]{0,20}$|\banywhere\s+(?:in\s+)?(?:the\s+)?$/i.test(before) || /^[\s-]*(?:wide[\s-]+)?(?:remote|wide|only)\b/i.test(after);
+  return (
+    /\bremote\b[^.\n;]{0,20}$|\banywhere\s+(?:in\s+)?(?:the\s+)?$|\b(?:travel\w*|territory(?:\s+is|\s+covers)?)\s+(?:across\s+|throughout\s+|all\s+of\s+|the\s+whole\s+of\s+)?(?:the\s+)?$/i.test(
+      before,
+    ) || /^[\s-]*(?:wide[\s-]+)?(?:remote|wide|only)\b/i.test(after)
+  );
 }
 
 // ---- radius ----

@@ -229,6 +229,9 @@ function roleWordIndex() {
   return roleWords;
 }
 
+/** Whether a word is a word of some role phrase, department or level ("parts", "lines", "sales"). */
+export const isRoleWord = (word: string): boolean => roleWordIndex().known.has(word);
+
 /**
  * The role word a misspelt word stands for ("prodcut" → "product", "recuiter" → "recruiter"):
  * the one known word within one edit (two from 8 letters), same first letter; none when the

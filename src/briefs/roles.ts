@@ -134,6 +134,7 @@ const LEVEL_PHRASES: { re: RegExp; level: Seniority }[] = [
   },
   { re: /\bmid[\s-](?:level|senior|weight)\b/i, level: 'mid' },
   { re: /\bsenior[\s-]level\b/i, level: 'senior' },
+  { re: /\b(?:junior|jr\.?)[\s-]level\b/i, level: 'junior' },
   { re: /\b(?:staff|principal)[\s-]level\b/i, level: 'lead' },
 ];
 
@@ -145,6 +146,8 @@ const LEVEL_PHRASES: { re: RegExp; level: Seniority }[] = [
 function statedLevels(text: string): Seniority[] {
   const out = new Set<Seniority>();
   for (const p of LEVEL_PHRASES) if (p.re.test(text)) out.add(p.level);
+  // "ML research intern, summer 2027": an intern named on the title line.
+  if (/\binterns?\b/i.test(text.split('\n')[0])) out.add('intern');
   const { levelWords } = phraseTables();
   const words = '(junior|jr|mid|senior|sr|staff|lead|principal|entry)';
   for (const m of text.matchAll(new RegExp(`\\b${words}(?:[\\s-]?level)?\\s*(?:to|or|/|-|–)\\s*${words}(?:[\\s-]?level)?\\b`, 'gi'))) {

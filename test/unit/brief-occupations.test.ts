@@ -84,6 +84,8 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     // A title outside the families that states its level, read as the corpus reads people's titles.
     expect(read('Director of Pharmacy for a 300-bed hospital, Louisville KY').seniority).toEqual(['director']);
     expect(read('Store manager, grocery, Knoxville').seniority).toEqual(['manager']);
+    expect(read('ML research intern, summer 2027 — vision + LLM evaluation').seniority).toEqual(['intern']);
+    expect(read('compliance analyst (AML/KYC), junior level, remote').seniority).toEqual(['junior']);
     // Recruiters' terms O*NET lacks or reads as another occupation; the line's words pick among a title's occupations.
     expect(read('KP needed asap for a busy gastropub, pot wash and prep').occupations?.[0]).toBe('35-9021.00');
     expect(read('SIA door supervisors for bars on the Quayside, Newcastle').occupations?.[0]).toBe('33-9032.00');

@@ -65,6 +65,21 @@ describe('the brief reader reads places anywhere', () => {
     // A metro's alias that names a whole region much bigger than it is that region.
     expect(placesRead('Graduate registered nurses — must live in NSW')).toEqual(['New South Wales, Australia']);
     expect(extractCriteria('Backend engineer, Delhi').criteria.metro).toBe('delhi-ncr');
+    // Short misspellings and other spellings of big cities where a place stands; never a word ("Pairs well").
+    expect(extractCriteria('Lead Product Designer, fintech — Londn (Shoreditch), 3 days in office').criteria.places?.[0]?.id).toBe('geonames:2643743');
+    expect(extractCriteria('graduate mechanical engineer for our HVAC/MEP design team, Mumbia').criteria.metro).toBe('mumbai');
+    expect(extractCriteria('Engineer, Pairs well with a product mindset').criteria.metro).toBeUndefined();
+    // Part of another proper name, a colleague's town, continents, the whole world: no role's place.
+    expect(extractCriteria('head of data science, São Paulo (Faria Lima office), reports to the CEO who sits in Mexico City').criteria.metro).toBe('sao-paulo');
+    expect(extractCriteria('Privacy counsel, US + EU programs, SF — our DPO sits in Dublin').criteria.metro).toBe('san-francisco-bay-area');
+    expect(extractCriteria('Logistics coordinator – Bogotá - inbound containers from Asia via Cartagena').criteria.metro).toBe('bogota');
+    expect(placesRead("RevOps analyst — fully remote, anywhere in the world; we're HQ'd in Austin")).toEqual([]);
+    // A qualifier in parentheses is all they hold; a town named as the role's beats its region repeated as the market.
+    expect(extractCriteria('Senior PM\n- Dubai (Dubai Internet City), full time on site\n- the rest of the team is in Cairo').criteria.metro).toBe('dubai');
+    expect(
+      extractCriteria('VP of Operations — San Antonio, TX\n\nWe care for patients across Texas. The Texas business is run from San Antonio.').criteria.metro,
+    ).toBe('san-antonio');
+    expect(placesRead('Pipe welders, 6G — travel across Texas, home base Houston yard')).toEqual(['Texas, United States']);
     // A name written again without its qualifier is the place it named first.
     expect(placesRead('Greenville, SC — manufacturing engineer; you need to live within 20 miles of Greenville')).toEqual([
       'Greenville, South Carolina, United States (32 km)',
