@@ -156,7 +156,7 @@ const DEPARTMENT_TAILS: Record<string, Seniority | undefined> = {
   analyst: undefined,
 };
 /** Words that may stand between a department and its tail ("Audit Team Leader", "HVAC Systems Engineer"). */
-const TAIL_FILLERS = new Set(['team', 'systems', 'system', 'project', 'design', 'test', 'support', 'services', 'service']);
+const TAIL_FILLERS = new Set(['team', 'systems', 'system', 'project', 'design', 'test', 'support', 'services', 'service', 'risk']);
 
 export function departmentMentions(text: string, tokens: Token[], firstLineEnd: number, taken: (start: number, end: number) => boolean): RoleMention[] {
   const { areas, exactAreas } = phraseTables();

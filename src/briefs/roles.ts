@@ -201,11 +201,27 @@ export function readRole(
       }
     }
   }
-  const exact = allExact.filter((m) => !fromVocabularyOnly(m) || !byDepartment.overlaps(m.start, m.end));
+  // …and another family's department before a curated title of one family makes it that department's
+  // role: "Cybersecurity Risk Manager" is security, not finance's risk manager.
+  const curatedEnds = new Map<number, RoleMention>();
+  for (const m of allExact) if (!fromVocabularyOnly(m)) curatedEnds.set(m.start, m);
+  const overridden = new Set<RoleMention>();
+  for (const d of departmentMentions(text, tokens, firstLineEnd, () => false)) {
+    for (let at = d.start + 1; at < d.end; at++) {
+      const c = curatedEnds.get(at);
+      if (!c || c.end > d.end || d.phrases.some((p) => c.phrases.some((q) => q.family === p.family))) continue;
+      qualifying.add(d);
+      qualified.claim(d.start, d.end);
+      overridden.add(c);
+      break;
+    }
+  }
+  const exact = allExact.filter((m) => !overridden.has(m) && (!fromVocabularyOnly(m) || !byDepartment.overlaps(m.start, m.end)));
   const byExact = new SpanClaims(text.length);
   for (const m of exact) byExact.claim(m.start, m.end);
   const known = [
     ...exact,
+    ...[...qualifying].filter((m) => !department.includes(m)),
     ...department.filter((m) => qualifying.has(m) || (!qualified.overlaps(m.start, m.end) && (m.levels.length || !byExact.overlaps(m.start, m.end)))),
   ];
   const byKnown = new SpanClaims(text.length);

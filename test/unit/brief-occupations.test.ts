@@ -44,6 +44,9 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     expect(read('someone who lives in Figma: user flows, wireframes, clickable prototypes, usability sessions').family).toBe('design');
     expect(read('move ~300 nightly SSIS packages to Azure Data Factory, rebuild the star schemas').family).toBe('data_engineering');
     expect(read('need someone who can program Allen-Bradley PLCs in Studio 5000 and build the HMI screens').family).toBe('electrical_engineering');
+    // Another family's department before a curated title makes it that department's role.
+    expect(read('Cybersecurity risk manager').family).toBe('security');
+    expect(read('Information security risk analyst').family).toBe('security');
     // A department's words before a title only O*NET knows qualify it.
     expect(read('Mechanical engineering consultant').family).toBe('mechanical_engineering');
     expect(read('HVAC project engineer').family).toBe('mechanical_engineering');
