@@ -226,8 +226,10 @@ function ambiguousInContext(text: string, h: Hit): boolean {
   const after = text.slice(h.end, h.end + 12);
   // "C-suite", "R&D", "Go-to-market", "C's": not the language.
   if (/^[-&'’]\S/.test(after)) return false;
-  if (STRONG_AFTER.test(after)) return true;
   const before = text.slice(Math.max(0, h.index - 12), h.index);
+  // "ARRT(R)", "Word(C)": a registered mark, not the language.
+  if (/\p{L}\($/u.test(before)) return false;
+  if (STRONG_AFTER.test(after)) return true;
   // A capitalised word opening a sentence or a line is no evidence of the name.
   if (SENTENCE_START.test(before)) return false;
   return LIST_BEFORE.test(before) || WEAK_AFTER.test(after);

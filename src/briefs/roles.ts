@@ -371,14 +371,16 @@ function expansionOf(abbreviation: string, code: string): string | undefined {
 }
 
 /** A title as the search should look for it: as written without its level words, in title case; an abbreviation spelt out. */
-function titleAsWritten(m: RoleMention, code: string | undefined): string {
+function titleAsWritten(text: string, m: RoleMention, code: string | undefined): string {
   const p = phraseFor(m, NO_FAMILY)!;
   if (p.exact && code) return expansionOf(m.written.replace(/s$/, ''), code) ?? m.written;
-  // One person's title: "Pipe Welders" → "Pipe Welder", "CNAs" → "CNA".
-  const cleaned = m.written
+  // An acronym right before the title is part of it: "HVAC Service Technician", "CNC Machinist".
+  const acronym = /(?:^|[^\p{L}])(\p{Lu}{3,5})[ \t-]+$/u.exec(text.slice(Math.max(0, m.start - 8), m.start))?.[1];
+  // One person's title: "Pipe Welders" → "Pipe Welder", "CNAs" → "CNA"; "X-ray tech" → "X-ray Technician".
+  const cleaned = `${acronym ? `${acronym} ` : ''}${m.written}`
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/\S+$/, (last) => (/^[A-Z]{2,}s$/.test(last) ? last.slice(0, -1) : singularWord(last)));
+    .replace(/\S+$/, (last) => (/^techs?$/i.test(last) ? 'Technician' : /^[A-Z]{2,}s$/.test(last) ? last.slice(0, -1) : singularWord(last)));
   return cleaned === cleaned.toLowerCase() ? cleaned.replace(/(^|[\s-])(\p{L})/gu, (_, sep: string, c: string) => sep + c.toUpperCase()) : cleaned;
 }
 
@@ -404,7 +406,7 @@ function outsideReading(
   const confidence = sure ? 0.85 : round2(Math.min(0.8, 0.2 + similarity * 0.7));
   const titles: string[] = [];
   for (const m of leading.filter((x) => phraseFor(x, NO_FAMILY)!.occupations?.some((c) => codes.includes(c.code)))) {
-    const title = titleAsWritten(m, codes[0]);
+    const title = titleAsWritten(text, m, codes[0]);
     if (!titles.some((t) => t.toLowerCase() === title.toLowerCase())) titles.push(title);
   }
   // The occupation's own title too: an "ECE" is found as a "Preschool Teacher".

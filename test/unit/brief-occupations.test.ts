@@ -88,6 +88,10 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     expect(read('Director of Pharmacy for a 300-bed hospital, Louisville KY').seniority).toEqual(['director']);
     expect(read('Store manager, grocery, Knoxville').seniority).toEqual(['manager']);
     expect(read('ML research intern, summer 2027 — vision + LLM evaluation').seniority).toEqual(['intern']);
+    // Outside the families, the title as written keeps an acronym before it and spells out "tech"; "ARRT(R)" is no R.
+    expect(read('HVAC Service Technician — Residential (Tucson, AZ)').titles?.[0]).toBe('HVAC Service Technician');
+    expect(read('X-ray tech (ARRT(R) required) for an outpatient imaging center, El Paso')).toMatchObject({ titles: ['X-ray Technician'] });
+    expect(read('X-ray tech (ARRT(R) required), El Paso').skills).toBeUndefined();
     expect(read('compliance analyst (AML/KYC), junior level, remote').seniority).toEqual(['junior']);
     // Recruiters' terms O*NET lacks or reads as another occupation; the line's words pick among a title's occupations.
     expect(read('KP needed asap for a busy gastropub, pot wash and prep').occupations?.[0]).toBe('35-9021.00');
