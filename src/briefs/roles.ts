@@ -202,14 +202,16 @@ export function readRole(
     }
   }
   // …and another family's department before a curated title of one family makes it that department's
-  // role: "Cybersecurity Risk Manager" is security, not finance's risk manager.
+  // role: "Cybersecurity Risk Manager" is security, not finance's risk manager. A neighbouring
+  // family's department only sets the scene: an "IT Test Analyst" is still a tester.
   const curatedEnds = new Map<number, RoleMention>();
   for (const m of allExact) if (!fromVocabularyOnly(m)) curatedEnds.set(m.start, m);
   const overridden = new Set<RoleMention>();
   for (const d of departmentMentions(text, tokens, firstLineEnd, () => false)) {
     for (let at = d.start + 1; at < d.end; at++) {
       const c = curatedEnds.get(at);
-      if (!c || c.end > d.end || d.phrases.some((p) => c.phrases.some((q) => q.family === p.family))) continue;
+      const neighbours = (a: string, b: string) => a === b || !!findFamily(a)?.adjacent.includes(b) || !!findFamily(b)?.adjacent.includes(a);
+      if (!c || c.end > d.end || d.phrases.some((p) => c.phrases.some((q) => neighbours(q.family, p.family)))) continue;
       qualifying.add(d);
       qualified.claim(d.start, d.end);
       overridden.add(c);

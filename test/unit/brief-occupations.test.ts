@@ -47,6 +47,7 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     // Another family's department before a curated title makes it that department's role.
     expect(read('Cybersecurity risk manager').family).toBe('security');
     expect(read('Information security risk analyst').family).toBe('security');
+    expect(read('IT test analyst').family).toBe('qa_testing');
     // A department's words before a title only O*NET knows qualify it.
     expect(read('Mechanical engineering consultant').family).toBe('mechanical_engineering');
     expect(read('HVAC project engineer').family).toBe('mechanical_engineering');
