@@ -144,7 +144,7 @@ const ROLE_PLACE_CUES =
   /(?:\bbased in|\blocated in|\blocation|\b(?:miles?|km|kms|kilomet\w+|mi)\s+(?:of|from)|\bin|\bnear|\baround|\bhybrid|\bon-?site|\bonsite|\boffice|\brelocat\w* to|\bremote|\bwithin commuting distance of|\bcommutable to|\bfrom|\bout of|\bcandidates in|\bpeople in|\bwithin|@)\W{0,3}(?:the\s+)?(?:\w+\s+)?$/i;
 /** A cue right before the name ("in Reading", "Location: Mobile"). */
 const CLOSE_CUE =
-  /(?:\b(?:in|near|around|based|located|outside|(?:relocat\w*|mov\w*|commutable|commute) to|(?:reach|distance) of|(?:miles?|km|kilomet\w+|mi) (?:of|from)|(?:outskirts|city|area) of)|location\s*:|@)[ \t]*(?:the[ \t]+|our[ \t]+|downtown[ \t]+|central[ \t]+|greater[ \t]+)?$/i;
+  /(?:\b(?:in|near|around|based|located|outside|standort|arbeitsort|einsatzort|(?:relocat\w*|mov\w*|commutable|commute) to|(?:reach|distance) of|(?:miles?|km|kilomet\w+|mi) (?:of|from)|(?:outskirts|city|area) of)|location\s*:|@)[ \t]*(?:the[ \t]+|our[ \t]+|downtown[ \t]+|central[ \t]+|greater[ \t]+)?$/i;
 /** Words right after a place that make it one ("Reading office", "Mobile-based", "Omaha plant"). */
 const AFTER_CUE = /^[ \t-]*(?:based|office|offices|area|metro|region|hq|campus|site|plant|facility|hub|cbd|city|downtown)\b/i;
 /** A town's own public places, named after it: "Dunedin Hospital", "Leeds General Infirmary", "Exeter Airport". */
@@ -154,7 +154,7 @@ const TOWN_FACILITY =
 const ENDS_PHRASE = /^(?:\s*$|\s*[,.;:!?)\]/|&\n]|\s+(?:or|and)\b|\s+[-–—]\s)/i;
 /** Words before a place that make it the company's, not the role's ("headquartered in", "offices in"). */
 const COMPANY_PLACE_CUES =
-  /\b(?:headquarter\w*|hq|offices|founded|customers|clients|presence|across|as well as|including|studios?|sites|(?<!(?:hybrid|remote|work|working) )from our|sister (?:team|company|office)|parent company|head office|main office|(?:done|spent) time|worked|experience (?:in|at)|(?:rest of (?:the |our )?(?:\w+ )?team|other teams?|colleagues|founders|ceo|cfo|cto|coo|dpo|gc|boss)\s+(?:who\s+)?(?:is|are|sits?|sitting|works?|lives?)\s+(?:based\s+)?(?:in|out of))\b/gi;
+  /\b(?:headquarter\w*|hq|offices|founded|customers|clients|presence|across|as well as|including|studios?|sites|(?<!(?:hybrid|remote|work|working) )from our|sister (?:team|company|office)|parent company|head office|main office|meets|meetings|konzernzentrale|hauptsitz|zentrale|hoofdkantoor|siège|sede central|(?:done|spent) time|worked|experience (?:in|at)|(?:rest of (?:the |our )?(?:\w+ )?team|other teams?|colleagues|founders|ceo|cfo|cto|coo|dpo|gc|boss)\s+(?:who\s+)?(?:is|are|sits?|sitting|works?|lives?)\s+(?:based\s+)?(?:in|out of))\b/gi;
 /** A person's name, not a place: "reports to Florence", "contact Jackson", "Dr. Lincoln". */
 const PERSON_CUE = /\b(?:report(?:s|ing)?\s+(?:in)?to|contact|ask\s+for|speak\s+(?:to|with)|e-?mail|attn:?|mr\.?|ms\.?|mrs\.?|dr\.?)\s*$/i;
 /** "not Victoria BC", "NOT Portland OR", "(not Richmond BC!)": a place ruled out. */
@@ -205,7 +205,13 @@ interface Found {
 /** The longest known name starting at token `i` and written as a place is written, or undefined. */
 /** Capitalised words that may stand before a place's name: "Greater London", "Central Tokyo", "Hybrid Leeds". */
 const NAME_MODIFIERS =
-  /^(?:Greater|Central|Downtown|Uptown|Midtown|North|South|East|West|Northern|Southern|Eastern|Western|Metro|Inner|Outer|Upper|Lower|Old|New|Hybrid|Remote|Onsite|Based|Near|In|At|Location|Locations|Office|Relocate|Relocation|Or|And|Either|The|Our|Your|From|To|Within|Around|Outside|Only|Anywhere|Candidates|City|Region|Area)$/;
+  /^(?:Greater|Central|Downtown|Uptown|Midtown|North|South|East|West|Northern|Southern|Eastern|Western|Metro|Inner|Outer|Upper|Lower|Old|New|Hybrid|Remote|Onsite|Based|Near|In|At|Location|Locations|Office|Relocate|Relocation|Or|And|Either|The|Our|Your|From|To|Within|Around|Outside|Only|Anywhere|Candidates|City|Region|Area|Standort|Arbeitsort|Einsatzort|Raum|Großraum|Ganz|Innerhalb|Büro|Sede|Lieu|Locatie|Kantoor)$/;
+/** Words of districts' names anywhere: "Old Town", "City Centre", "Harbour Front". */
+const GENERIC_PLACE_WORDS = new Set(
+  'old new town city centre center downtown uptown midtown village harbour harbor port north south east west upper lower central park hill hills heights bay beach market square quarter district west end east end'.split(
+    ' ',
+  ),
+);
 /** Continents and world regions are no places of the gazetteer ("containers from Asia", "EMEA"), though towns bear some of their names. */
 const WORLD_REGIONS = new Set(['asia', 'europe', 'africa', 'america', 'americas', 'oceania', 'antarctica', 'emea', 'apac', 'latam', 'middle east']);
 
@@ -226,8 +232,11 @@ function nameAt(text: string, tokens: Token[], i: number, corrections: Map<strin
     let metro = metros.get(key);
     if (metro && ((metro.exact && metro.exact.replace(/\s+/g, ' ') !== written.replace(/\s+/g, ' ')) || (!metro.anyCase && !/^[\p{Lu}\p{N}]/u.test(written))))
       metro = undefined;
-    const candidates = writtenAsPlace(written, key, g.namedKey(key));
-    if (metro || candidates.length) return { start, end, key, metro, candidates };
+    // German written without umlauts: "Duesseldorf", "Koeln", "Muenchen".
+    const umlautKey = /^\p{Lu}/u.test(written) && /ae|oe|ue/.test(key) ? key.replace(/ae/g, 'a').replace(/oe/g, 'o').replace(/ue/g, 'u') : key;
+    const nameKey = g.namedKey(key).length || metro ? key : umlautKey;
+    const candidates = writtenAsPlace(written, nameKey, g.namedKey(nameKey));
+    if (metro || candidates.length) return { start, end, key: nameKey, metro, candidates };
   }
   // A state or province code with a cue: "BC-based", "in NSW" (checked in `evidence`).
   const regions = /^[A-Z]{2,3}$/.test(tokens[i].text)
@@ -470,6 +479,8 @@ function evidence(text: string, m: Mention, key: string): Mention['evidence'] {
   }
   // A word, a given name, a short name or only another name of the place (GeoNames lists historic and
   // foreign ones: "Mazak" for Kayseri) needs a cue.
+  // Another name made of common place words ("Old Town" for Las Vegas) is a district, not that city.
+  if (!m.candidates.some((c) => g.isOwnName(key, c)) && key.split(' ').every((w) => GENERIC_PLACE_WORDS.has(w))) return 'none';
   // …but a big city's other spelling standing as a place stands is that city ("Londn (Shoreditch)", "— Tokio,").
   if (!m.candidates.some((c) => g.isOwnName(key, c)))
     return closeCue ||

@@ -240,7 +240,7 @@ function countryWide(text: string, m: Mention): boolean {
   const before = text.slice(Math.max(0, m.start - 25), m.start);
   const after = text.slice(m.end, m.end + 14);
   return (
-    /\bremote\b[^.\n;]{0,20}$|\banywhere\s+(?:in\s+)?(?:the\s+)?$|\b(?:travel\w*|territory(?:\s+is|\s+covers)?)\s+(?:across\s+|throughout\s+|all\s+of\s+|the\s+whole\s+of\s+)?(?:the\s+)?$/i.test(
+    /\bremote\b[^.\n;]{0,20}$|\banywhere\s+(?:in\s+)?(?:the\s+)?$|\b(?:innerhalb|ganz|overal in|partout en|toda|todo)\s+(?:in\s+)?$|\b(?:travel\w*|territory(?:\s+is|\s+covers)?)\s+(?:across\s+|throughout\s+|all\s+of\s+|the\s+whole\s+of\s+)?(?:the\s+)?$/i.test(
       before,
     ) || /^[\s-]*(?:wide[\s-]+)?(?:remote|wide|only)\b/i.test(after)
   );

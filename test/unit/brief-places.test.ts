@@ -82,6 +82,11 @@ describe('the brief reader reads places anywhere', () => {
       extractCriteria('VP of Operations — San Antonio, TX\n\nWe care for patients across Texas. The Texas business is run from San Antonio.').criteria.metro,
     ).toBe('san-antonio');
     expect(placesRead('Pipe welders, 6G — travel across Texas, home base Houston yard')).toEqual(['Texas, United States']);
+    // German cues and spellings; a district's generic name is no city; a committee's meeting town is not the role's.
+    expect(placesRead('Corporate Counsel (m/w/d), Standort Wien — Konzernzentrale in München')[0]).toMatch(/^Vienna, /);
+    expect(placesRead('Engineer, Koeln')[0]).toMatch(/^Köln, /);
+    expect(placesRead('HR generalist, Alexandria — 3 days on site in Old Town')[0]).toMatch(/^Alexandria, /);
+    expect(placesRead('Credit analyst — Córdoba, Argentina. Credit committee meets in Buenos Aires, monthly trips')[0]).toMatch(/^Córdoba, /);
     // A name written again without its qualifier is the place it named first.
     expect(placesRead('Greenville, SC — manufacturing engineer; you need to live within 20 miles of Greenville')).toEqual([
       'Greenville, South Carolina, United States (32 km)',
