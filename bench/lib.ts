@@ -26,6 +26,22 @@ export async function benchKeyHeaders(db: Db, workspaceId: string): Promise<Reco
 }
 
 export const ROOT = path.resolve(__dirname, '..');
+
+/**
+ * fetch, once more when the connection failed before an answer: the API closes an idle kept-alive
+ * socket after 5 s (api-server.ts), and a bench that was busy in process (the titles set) can send
+ * on the socket as it closes ("fetch failed"). A launch carries an Idempotency-Key, so a second try
+ * never launches twice; a project created twice is harmless here.
+ */
+export async function fetchRetryingClosedSocket(url: string, init?: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    await new Promise((r) => setTimeout(r, 100));
+    return fetch(url, init);
+  }
+}
 export const log = (msg: string) => process.stdout.write(`${msg}\n`);
 
 /** The p-th percentile of an ascending list. */

@@ -19,7 +19,7 @@ import { workspaceRepository } from '../src/db/workspace.repository';
 import { createProgressWriter, progressLine } from '../src/cli/progress';
 import { waitFor } from '../tools/dev/processes';
 import { extractCriteria } from '../src/briefs/reader';
-import { benchKeyHeaders, log, median, percentile, productionArgs, productionEnv, ROOT, startBenchStack, runBench } from './lib';
+import { benchKeyHeaders, fetchRetryingClosedSocket, log, median, percentile, productionArgs, productionEnv, ROOT, startBenchStack, runBench } from './lib';
 import { CUTOFF, expGain, gradesOf, idealGrades, keywordBaseline, linGain, loadBriefs, ndcg, type Brief, type BriefLabels } from './quality/grader';
 import {
   gradesOf as openWorldGradesOf,
@@ -298,7 +298,7 @@ interface Launchable {
 const launchBodyOf = (brief: Launchable) => (brief.text.length >= 40 ? { jd_text: brief.text } : { criteria: shortBriefCriteria(brief.text) });
 /** The web app's path for a brief: the session API's built-in reader, its criteria (without `_meta`) launched. */
 async function readInApp(api: string, cookie: string, text: string): Promise<Record<string, unknown>> {
-  const res = await fetch(`${api}/api/intake/builtin`, {
+  const res = await fetchRetryingClosedSocket(`${api}/api/intake/builtin`, {
     method: 'POST',
     headers: { cookie, 'content-type': 'application/json' },
     body: JSON.stringify({ rawInput: text }),
@@ -324,7 +324,7 @@ async function throughApi(
   brief: Launchable,
 ): Promise<ServiceAnswer> {
   const post = (url: string, body: unknown, extra: Record<string, string> = {}) =>
-    fetch(`${base}${url}`, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
+    fetchRetryingClosedSocket(`${base}${url}`, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
   const project = (await (await post('/projects', { name: `quality ${brief.id}` })).json()) as { data: { id: string } };
   const body = brief.text.length >= 40 ? { jd_text: brief.text } : { criteria: await readInApp(app.api, app.cookie, brief.text) };
   const launched = await post(`/projects/${project.data.id}/searches`, body, { 'Idempotency-Key': `quality-${randomUUID()}` });
@@ -335,12 +335,12 @@ async function throughApi(
   const search = ((await launched.json()) as { data: { id: string } }).data;
   let record: { status: string; criteria: ReadCriteria };
   for (;;) {
-    record = ((await (await fetch(`${base}/searches/${search.id}`, { headers })).json()) as { data: typeof record }).data;
+    record = ((await (await fetchRetryingClosedSocket(`${base}/searches/${search.id}`, { headers })).json()) as { data: typeof record }).data;
     if (record.status === 'complete' || record.status === 'failed') break;
     await new Promise((r) => setTimeout(r, 50));
   }
   const people = (
-    (await (await fetch(`${base}/searches/${search.id}/people?limit=${CUTOFF}&profile=false`, { headers })).json()) as {
+    (await (await fetchRetryingClosedSocket(`${base}/searches/${search.id}/people?limit=${CUTOFF}&profile=false`, { headers })).json()) as {
       data: { people: { id: string }[] };
     }
   ).data.people;
