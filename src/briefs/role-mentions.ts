@@ -158,7 +158,7 @@ const DEPARTMENT_TAILS: Record<string, Seniority | undefined> = {
 /** Words that may stand between a department and its tail ("Audit Team Leader", "HVAC Systems Engineer"). */
 const TAIL_FILLERS = new Set(['team', 'systems', 'system', 'project', 'design', 'test', 'support', 'services', 'service', 'risk']);
 
-export function departmentMentions(text: string, tokens: Token[], firstLineEnd: number, taken: (start: number, end: number) => boolean): RoleMention[] {
+export function departmentMentions(text: string, tokens: Token[], firstLineEnd: number): RoleMention[] {
   const { areas, exactAreas } = phraseTables();
   const out: RoleMention[] = [];
   const areaAt = (i: number): { n: number; families: string[] } | undefined => {
@@ -171,7 +171,6 @@ export function departmentMentions(text: string, tokens: Token[], firstLineEnd: 
     return undefined;
   };
   const push = (from: Token, to: Token, families: string[], level: Seniority | undefined) => {
-    if (taken(from.start, to.end)) return;
     const phrases = families.map((family): RolePhrase => ({
       phrase: text.slice(from.start, to.end),
       family,

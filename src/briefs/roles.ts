@@ -179,7 +179,8 @@ export function readRole(
   // office supervisors).
   const curated = new SpanClaims(text.length);
   for (const m of allExact) if (!fromVocabularyOnly(m)) curated.claim(m.start, m.end);
-  const department = departmentMentions(text, tokens, firstLineEnd, (s, e) => curated.overlaps(s, e));
+  const allDepartment = departmentMentions(text, tokens, firstLineEnd);
+  const department = allDepartment.filter((m) => !curated.overlaps(m.start, m.end));
   // Only a department's manager-and-up or lead roles outrank O*NET ("security officer" stays a guard).
   const byDepartment = new SpanClaims(text.length);
   for (const m of department) if (m.levels.length) byDepartment.claim(m.start, m.end);
@@ -207,11 +208,10 @@ export function readRole(
   const curatedEnds = new Map<number, RoleMention>();
   for (const m of allExact) if (!fromVocabularyOnly(m)) curatedEnds.set(m.start, m);
   const overridden = new Set<RoleMention>();
-  for (const d of departmentMentions(text, tokens, firstLineEnd, () => false)) {
+  for (const d of allDepartment) {
     for (let at = d.start + 1; at < d.end; at++) {
       const c = curatedEnds.get(at);
-      const neighbours = (a: string, b: string) => a === b || !!findFamily(a)?.adjacent.includes(b) || !!findFamily(b)?.adjacent.includes(a);
-      if (!c || c.end > d.end || d.phrases.some((p) => c.phrases.some((q) => neighbours(q.family, p.family)))) continue;
+      if (!c || c.end > d.end || d.phrases.some((p) => c.phrases.some((q) => neighbourFamilies(q.family, p.family)))) continue;
       qualifying.add(d);
       qualified.claim(d.start, d.end);
       overridden.add(c);
@@ -313,6 +313,9 @@ export function readRole(
   if (seniority) result.seniority = seniority;
   return result;
 }
+
+/** The same family, or families adjacent to each other (role-families.json `adjacent`). */
+const neighbourFamilies = (a: string, b: string) => a === b || !!findFamily(a)?.adjacent.includes(b) || !!findFamily(b)?.adjacent.includes(a);
 
 /** The O*NET-SOC codes the mentions' phrases of a family (or NO_FAMILY) name, most weight first: those within half the best. */
 function codeVotes(mentions: readonly RoleMention[], family: string): string[] {
