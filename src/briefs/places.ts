@@ -9,7 +9,7 @@
  * role's; "headquartered in", "offices in", "customers in" make it the company's; "not Victoria BC"
  * rules a place out. The mentions themselves are read in place-mentions.ts.
  */
-import { distanceKm, gazetteer, type GazetteerPlace } from '../reference/gazetteer';
+import { distanceKm, gazetteer, placeKey, type GazetteerPlace } from '../reference/gazetteer';
 import { PLACE_RADIUS, type PlaceInput } from '../reference/place-resolution';
 import type { SpanClaims } from './span-claims';
 import { ownSegment, placeMentions, type Mention } from './place-mentions';
@@ -68,7 +68,9 @@ export interface PlaceReading {
 }
 
 export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
-  const groups = lists(text, placeMentions(text, taken));
+  const found = lists(text, placeMentions(text, taken));
+  const districts = districtsAbroad(found.flat());
+  const groups = found.map((g) => g.filter((m) => !districts.has(m))).filter((g) => g.length > 0);
   if (groups.length === 0) return {};
   const all = groups.flat();
   // "anywhere in Mexico" is the country, not its capital; "Georgia (the state, not the country)" the state.
@@ -204,6 +206,24 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
   return { places: { values, confidence } };
 }
 
+/** Towns under this population read by an alternate name only are suspect (many districts share them). */
+const ALTERNATE_NAME_TOWN = 300_000;
+
+/**
+ * A small town abroad read only by another of its names is a district of the brief's own place:
+ * "Dhaka, Gulshan office" is not Tabas (Iran), one of whose alternate names is Gulshan.
+ */
+function districtsAbroad(all: readonly Mention[]): Set<Mention> {
+  return new Set(
+    all.filter((m) => {
+      if (m.qualified || m.metro || m.place.kind !== 'city' || m.place.population >= ALTERNATE_NAME_TOWN) return false;
+      if (placeKey(m.written) === placeKey(m.place.name)) return false;
+      const others = all.filter((x) => x !== m && !x.company);
+      return others.length > 0 && others.every((x) => x.place.country !== m.place.country);
+    }),
+  );
+}
+
 /** "anywhere in Mexico", "remote within Maine", "Mexico-wide": the name is an area, not its capital ("remote, based in Berlin" is the city). */
 function acrossArea(text: string, m: Mention): boolean {
   const before = text.slice(Math.max(0, m.start - 25), m.start);
@@ -218,7 +238,8 @@ const ANYWHERE_AT_ALL =
   /\banywhere in the world\b|\bwork from anywhere\b|\blocation[- ]independent\b|\bglobal(?:ly)?[- ]remote\b|\bremote,? anywhere\b(?!\s+in\b)/i;
 
 /** Between a town and an area it is an alternative to: ", or remote from anywhere in", " (hybrid) or remote within". */
-const OR_REMOTE = /^[^.]{0,30}\bor\b[^.\n]{0,12}\b(?:remote|work(?:ing)? from home|wfh|home-based)\b[^.\n]{0,30}$/i;
+const OR_REMOTE =
+  /^[^.]{0,30}\b(?:or|oder|ou|o|of)\b[^.\n]{0,12}\b(?:remote|work(?:ing)? from home|wfh|home-based|elsewhere|sonst(?:wo)?|ailleurs|anywhere)\b[^.\n]{0,30}$/i;
 
 /** Whether an area holds a place: its region for a region, its country for a country. */
 function holds(area: GazetteerPlace, p: GazetteerPlace): boolean {
@@ -240,7 +261,7 @@ function countryWide(text: string, m: Mention): boolean {
   const before = text.slice(Math.max(0, m.start - 25), m.start);
   const after = text.slice(m.end, m.end + 14);
   return (
-    /\bremote\b[^.\n;]{0,20}$|\banywhere\s+(?:in\s+)?(?:the\s+)?$|\b(?:innerhalb|ganz|overal in|partout en|toda|todo)\s+(?:in\s+)?$|\b(?:travel\w*|territory(?:\s+is|\s+covers)?)\s+(?:across\s+|throughout\s+|all\s+of\s+|the\s+whole\s+of\s+)?(?:the\s+)?$/i.test(
+    /\bremote\b[^.\n;]{0,20}$|\b(?:anywhere|elsewhere|sonst(?:wo)?|ailleurs)\s+(?:in\s+|en\s+)?(?:the\s+)?$|\b(?:innerhalb|ganz|overal in|partout en|toda|todo)\s+(?:in\s+)?$|\b(?:travel\w*|territory(?:\s+is|\s+covers)?)\s+(?:across\s+|throughout\s+|all\s+of\s+|the\s+whole\s+of\s+)?(?:the\s+)?$/i.test(
       before,
     ) || /^[\s-]*(?:wide[\s-]+)?(?:remote|wide|only)\b/i.test(after)
   );
@@ -263,7 +284,7 @@ function radiusPhrases(text: string): RadiusPhrase[] {
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 25);
     // "within ~30 km", "Poznan + 30 km max", "a 20mi radius".
     const asked =
-      /(?:\b(?:within|up to|max\.?|maximum|no more than|less than|under|radius|inside|a)|\+)\s*(?:of\s*)?(?:a\s*)?(?:~|ca\.?|c\.|approx(?:\.|imately)?|about|around|roughly)?\s*$/i.test(
+      /(?:\b(?:within|up to|max\.?|maximum|no more than|less than|under|radius|inside|a|raio|radio|rayon|straal|umkreis|promieniu)|\+)\s*(?:of\s*|de\s*|van\s*|von\s*)?(?:a\s*)?(?:~|ca\.?|c\.|approx(?:\.|imately)?|about|around|roughly)?\s*$/i.test(
         before,
       );
     const radiusAfter = /^\s*(?:radius|umkreis|of|from|away|out|around|commute|drive|max\b|maximum)\b/i.test(after);

@@ -114,6 +114,14 @@ export function exactMentions(text: string, tokens: Token[], firstLineEnd: numbe
 
 /** Level heads of "<head> <department>" ("Head of Engineering", "VP Eng", "Director, Sales"). */
 const DEPARTMENT_HEADS: { words: string[]; level: Seniority }[] = [
+  // "manager for our SRE team", "head of the finance function": the longer heads first.
+  ...(['our', 'the'] as const).flatMap((det) => [
+    { words: ['head', 'of', det], level: 'director' as const },
+    { words: ['director', 'of', det], level: 'director' as const },
+    { words: ['manager', 'for', det], level: 'manager' as const },
+    { words: ['manager', 'of', det], level: 'manager' as const },
+    { words: ['lead', 'for', det], level: 'lead' as const },
+  ]),
   { words: ['head', 'of'], level: 'director' },
   { words: ['director', 'of'], level: 'director' },
   { words: ['director'], level: 'director' },
@@ -149,11 +157,14 @@ const DEPARTMENT_TAILS: Record<string, Seniority | undefined> = {
   specialist: undefined,
   coordinator: undefined,
   assistant: undefined,
+  associate: undefined,
   executive: undefined,
   administrator: undefined,
   engineer: undefined,
   designer: undefined,
   analyst: undefined,
+  representative: undefined,
+  rep: undefined,
 };
 /** Words that may stand between a department and its tail ("Audit Team Leader", "HVAC Systems Engineer"). */
 const TAIL_FILLERS = new Set(['team', 'systems', 'system', 'project', 'design', 'test', 'support', 'services', 'service', 'risk']);

@@ -258,7 +258,8 @@ function correction(word: string): string | undefined {
 export function correctRoleWords(text: string, tokens: Token[]): void {
   tokens.forEach((t, i) => {
     const expanded = WORD_ABBREVIATIONS[t.lower];
-    if (expanded) {
+    // A department written short keeps its words: "corp dev" is no developer.
+    if (expanded && !(i > 0 && phraseTables().areas.has(`${tokens[i - 1].lower} ${t.lower}`))) {
       t.lower = expanded;
       return;
     }

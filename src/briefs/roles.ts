@@ -11,7 +11,7 @@
  * "partner with" make it a colleague ("you'll work closely with product managers").
  */
 import { ROLE_FAMILIES, SENIORITY_YEARS, SENIORITY_TITLE_WORDS, detectSeniority, findFamily } from '../reference/taxonomy';
-import { BRIEF_SENIORITY_WORDS, NO_FAMILY, ROLE_PHRASES, SKILL_TITLE_HINTS } from '../reference/role-vocabulary';
+import { BRIEF_SENIORITY_WORDS, FAMILY_AREAS, NO_FAMILY, ROLE_PHRASES, SKILL_TITLE_HINTS } from '../reference/role-vocabulary';
 import { occupationVocabulary } from '../reference/occupation-titles';
 import { familyTitleOccupation, occupations, ownTitles, singularWord } from '../reference/occupations';
 import { SENIORITIES, type Seniority } from '../domain/profile';
@@ -84,18 +84,41 @@ const MANAGER_LEVELS: readonly Seniority[] = ['manager', 'director', 'vp', 'cxo'
 /**
  * The title the corpus writes for a manager-and-up role of the family: the level title whose
  * department words best cover the mention's ("support team manager" → Customer Support Manager,
- * "VP Eng" → VP of Engineering); none when no department word is shared and the mention has some.
+ * "VP Eng" → VP of Engineering). An abbreviation counts as the title it stands for ("SRE
+ * manager" → Site Reliability Engineering Manager). When no department word is shared, the
+ * family's own level title: the mention already says family and level ("CNO", "Controller",
+ * "GRC manager"), and the family's main level title is what most of its people at that level hold.
  */
 function nearestLevelTitle(mentionWords: string, family: string, level: Seniority): string | undefined {
   const candidates = ROLE_PHRASES.filter((p) => p.family === family && p.source === 'level-title' && p.seniority === level);
   const wanted = departmentWords(mentionWords);
   if (wanted === '' || candidates.length === 0) return candidates[0]?.phrase;
-  let best: { phrase: string; s: number } | undefined;
-  for (const c of candidates) {
-    const s = titleSimilarity(departmentWords(c.phrase), wanted);
-    if (!best || s > best.s) best = { phrase: c.phrase, s };
+  const closest = (department: string) => {
+    let best: { phrase: string; s: number } | undefined;
+    for (const c of candidates) {
+      const s = titleSimilarity(departmentWords(c.phrase), department);
+      if (!best || s > best.s) best = { phrase: c.phrase, s };
+    }
+    return best && best.s > 0 ? best.phrase : undefined;
+  };
+  return closest(wanted) ?? closest(longDepartment(wanted, family)) ?? candidates[0].phrase;
+}
+
+/**
+ * A department written short, in the words of the family's own long name for it: "corp dev" →
+ * "corporate development" (each word begins the area's word), "sre" → "site reliability
+ * engineering" (the area's initials), "ee" → "electrical engineer" (an abbreviation's title).
+ */
+function longDepartment(department: string, family: string): string {
+  const short = department.split(' ');
+  for (const area of FAMILY_AREAS.get(family) ?? []) {
+    const long = words(area);
+    if (long.length < 2 || long.join(' ') === department) continue;
+    const prefixes = long.length === short.length && short.every((w, i) => w.length >= 3 && long[i].startsWith(w));
+    const initials = short.length === 1 && long.map((w) => w[0]).join('') === short[0];
+    if (prefixes || initials) return long.join(' ');
   }
-  return best && best.s > 0 ? best.phrase : undefined;
+  return short.map((w) => ROLE_PHRASES.find((p) => p.family === family && p.title && p.phrase.toLowerCase() === w)?.title?.toLowerCase() ?? w).join(' ');
 }
 
 /** The family's base title a department names, when exactly one has its words ("procurement lead" → Procurement Specialist). */
@@ -106,7 +129,8 @@ function baseTitleOfDepartment(mentionWords: string, family: string): string | u
     .join(' ');
   const f = findFamily(family);
   if (!f || wanted === '') return undefined;
-  const full = f.titles.filter((t) => titleSimilarity(t, wanted) >= 0.8);
+  const covering = (department: string) => f.titles.filter((t) => titleSimilarity(t, department) >= 0.8);
+  const full = covering(wanted).length ? covering(wanted) : covering(longDepartment(wanted, family));
   return full.length === 1 ? full[0] : undefined;
 }
 
@@ -177,9 +201,19 @@ export function readRole(
   // A curated phrase is read before a department's words; a department's words before a title
   // only the O*NET vocabulary knows ("Customer Service Manager" is customer success, not O*NET's
   // office supervisors).
-  const curated = new SpanClaims(text.length);
-  for (const m of allExact) if (!fromVocabularyOnly(m)) curated.claim(m.start, m.end);
   const allDepartment = departmentMentions(text, tokens, firstLineEnd);
+  // …except that a longer department holds the curated words inside it: with a level heading it
+  // ("Director of SRE", "manager for our QA team" manage that department; "Head of Product Design"
+  // is design's), or around one curated word ("corp dev associate" is no developer).
+  const levelled = (m: RoleMention) => m.levels.length > 0;
+  const holds = (d: RoleMention, e: RoleMention) =>
+    d.start <= e.start &&
+    e.end <= d.end &&
+    d.end - d.start > e.end - e.start &&
+    (levelled(d) ? !levelled(e) || e.start === d.start : !levelled(e) && !e.words.includes(' '));
+  const headed = new Set(allExact.filter((e) => !fromVocabularyOnly(e) && allDepartment.some((d) => holds(d, e))));
+  const curated = new SpanClaims(text.length);
+  for (const m of allExact) if (!fromVocabularyOnly(m) && !headed.has(m)) curated.claim(m.start, m.end);
   const department = allDepartment.filter((m) => !curated.overlaps(m.start, m.end));
   // Only a department's manager-and-up or lead roles outrank O*NET ("security officer" stays a guard).
   const byDepartment = new SpanClaims(text.length);
@@ -218,7 +252,7 @@ export function readRole(
       break;
     }
   }
-  const exact = allExact.filter((m) => !overridden.has(m) && (!fromVocabularyOnly(m) || !byDepartment.overlaps(m.start, m.end)));
+  const exact = allExact.filter((m) => !overridden.has(m) && !headed.has(m) && (!fromVocabularyOnly(m) || !byDepartment.overlaps(m.start, m.end)));
   const byExact = new SpanClaims(text.length);
   for (const m of exact) byExact.claim(m.start, m.end);
   const known = [

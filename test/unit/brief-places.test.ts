@@ -105,9 +105,17 @@ describe('the brief reader reads places anywhere', () => {
     ]);
     // A metro with a radius asked is its city with that radius.
     expect(placesRead('Payroll specialist within 10 km of Denver')).toEqual(['Denver, Colorado, United States (10 km)']);
+    // A radius written in the place's own language.
+    expect(placesRead('UX designer — Porto Alegre/RS ou raio de 30 km, híbrido')).toEqual(['Porto Alegre, Rio Grande do Sul, Brazil (30 km)']);
+    expect(placesRead('Java-Entwickler, im Umkreis von 25 km um Stuttgart')).toEqual(['Stuttgart, Baden-Wurttemberg, Germany (25 km)']);
   });
 
   it('reads regions, countries and remote roles', () => {
+    // A town, "or otherwise anywhere in" its region: both.
+    expect(placesRead('Scrum Master (m/w/d) — Linz oder sonst in Oberösterreich, 2 Tage Homeoffice')).toEqual([
+      'Linz, Upper Austria, Austria (40 km)',
+      'Upper Austria, Austria',
+    ]);
     expect(placesRead('Site supervisor, anywhere in Bavaria')).toEqual(['Bavaria, Germany']);
     expect(placesRead('Support engineer — Bristol / remote UK')).toEqual(['Bristol, England, United Kingdom (40 km)', 'United Kingdom']);
     expect(placesRead('Recruiter, remote (Ireland); our HQ is in London')).toEqual(['Ireland']);
@@ -115,6 +123,10 @@ describe('the brief reader reads places anywhere', () => {
 
   it("keeps the company's places apart from the role's", () => {
     expect(placesRead('Headquartered in Hamburg, we are hiring a warehouse manager based in Leipzig.')).toEqual(['Leipzig, Saxony, Germany (40 km)']);
+    expect(placesRead('Head of Product — Kyoto, business-level Japanese. Our biggest customer is in Nagoya, so expect regular visits')).toEqual([
+      'Kyoto, Japan (40 km)',
+    ]);
+    expect(placesRead('Customer Success Manager in Nagoya')).toEqual(['Nagoya, Aichi, Japan (40 km)']);
   });
 
   it('needs evidence for names that are also words or names, and ignores compounds', () => {
@@ -122,5 +134,7 @@ describe('the brief reader reads places anywhere', () => {
     expect(placesRead('Warehouse supervisor in Reading, UK')).toEqual(['Reading, England, United Kingdom (40 km)']);
     expect(placesRead('Allen-Bradley PLC programmer in Cleveland')[0]).toMatch(/^Cleveland, Ohio/);
     expect(placesRead('registered nurse in leeds, nights')).toEqual(['Leeds, England, United Kingdom (40 km)']);
+    // A district named by a small foreign town's alternate name is the brief's own place (Gulshan is also Tabas, Iran).
+    expect(placesRead('Sourcing specialist (knitwear) — Dhaka, Gulshan office')).toEqual(['Dhaka, Dhaka Division, Bangladesh (40 km)']);
   });
 });

@@ -245,6 +245,25 @@ describe('extractCriteria details', () => {
     expect(extractCriteria('Customer Success Manager — Mid-Market accounts, Sydney office').criteria.seniority).toBeUndefined();
   });
 
+  it("reads a department's manager by the family's level title, however the department is written", () => {
+    const read = (brief: string) => extractCriteria(brief).criteria;
+    // An abbreviation stands for its long name: SRE, EE; a department written short: "corp dev".
+    expect(read('SRE manager, Hyderabad')).toMatchObject({ titles: ['Site Reliability Engineering Manager'], seniority: ['manager'] });
+    expect(read('EE manager, automotive electronics, Yokohama')).toMatchObject({ titles: ['Electrical Engineering Manager'], seniority: ['manager'] });
+    expect(read('corp dev associate, M&A, buy side, Manhattan')).toMatchObject({ family: 'finance', titles: ['Corporate Development Analyst'] });
+    // The level heading a department holds the abbreviation inside it.
+    expect(read('manager for our SRE team (6 engineers), HITEC City')).toMatchObject({ family: 'devops_sre', seniority: ['manager'] });
+    expect(read('Director of SRE, Berlin')).toMatchObject({ family: 'devops_sre', seniority: ['director'] });
+    expect(read('Head of Product Design, Berlin')).toMatchObject({ family: 'design', titles: ['Director of Design'] });
+    // No department word shared: the family's own level title (its people at that level hold it).
+    expect(read('Controller, Orlando FL')).toMatchObject({ family: 'accounting', titles: ['Accounting Manager'] });
+    expect(read('CNO for a 300-bed community hospital, Clearwater FL')).toMatchObject({ titles: ['Chief Nursing Officer'], seniority: ['cxo'] });
+    expect(read('GRC manager — ISO 27001, SOC 2, vendor risk — Bethesda MD')).toMatchObject({ family: 'security', titles: ['Security Manager'] });
+    // Someone else's role is still not the one asked for.
+    expect(read('We need an account manager for our sales team in Austin')).toMatchObject({ titles: ['Account Manager'] });
+    expect(read('We need an account manager for our sales team in Austin').seniority).toBeUndefined();
+  });
+
   it('prefers the first metro mentioned and matches aliases only as written', () => {
     expect(extractCriteria('Backend Engineer in NYC, with trips to Boston.').criteria.metro).toBe('new-york-city');
     expect(extractCriteria('Backend Engineer in Boston, with trips to NYC.').criteria.metro).toBe('boston');
