@@ -222,6 +222,8 @@ function nameAt(text: string, tokens: Token[], i: number, corrections: Map<strin
   let last = i;
   while (last + 1 < tokens.length && last + 1 - i < MAX_NAME_WORDS && joinsName(text.slice(tokens[last].end, tokens[last + 1].start))) last++;
   for (let j = last; j >= i; j--) {
+    // "Sydney CBD" is Sydney (its centre's own entry is read by an alternate name only after a cue).
+    if (j > i && tokens[j].key === 'cbd') continue;
     const start = tokens[i].start;
     const end = tokens[j].end;
     const key = tokens

@@ -145,7 +145,7 @@ const VERB_BEFORE_LEAD = /\b(?:to|will|you'll|you will|help|helps|can|who|and)\s
  * "models" and "trained" are O*NET titles or parts of them, and no roles in a brief).
  */
 export const ROLE_NOUN =
-  /(?:er|or|ist|ian|ant|ent|eer|ee|man|men|woman|person|smith|wright|chef|cook|nurse|aide|clerk|guard|nanny|vet|judge|tutor|maid|pilot|host|coach|poet|scout|porter|usher|lawyer|priest|monk|nun|barista|medic|doctor|dentist|surgeon|midwife|rabbi|imam|pastor|chaplain|sheriff|marshal|architect|mechanic|chauffeur|masseur|detective|critic|midwives)s?$/;
+  /(?:er|or|ist|ian|ant|ent|eer|ee|man|men|woman|person|smith|wright|chef|cook|nurse|aide|clerk|guard|nanny|nannies|vet|judge|tutor|maid|pilot|host|hostess|coach|poet|scout|porter|usher|lawyer|priest|monk|nun|barista|medic|doctor|dentist|surgeon|midwife|rabbi|imam|pastor|chaplain|sheriff|marshal|architect|mechanic|chauffeur|masseur|detective|critic|midwives|deckhand|stagehand|derrickhand|floorhand|mason|actuary|actuaries|paralegal|secretary|attorney|vicar|bishop|deacon|concierge|orderlies|bailiff|jockey|umpire|acrobat|clown|doula|osteopath|naturopath|constable|valet|barback|busboy|caddie|bellhop|governess|shepherd|lumberjack|roustabout|roughneck|stevedore|boatswain|bosun|registrar|missionary|sexton|waitress|actress|ballerina|baritone|deejay|athlete|seamstress|jackaroo|chaperone|barkeep|waitstaff)s?$/;
 
 /** Whether a position is inside parentheses on its line. */
 export function insideParentheses(text: string, at: number): boolean {
@@ -198,7 +198,11 @@ export function contextWeight(text: string, start: number, end: number, firstLin
   if (hiring > colleague) w *= 1.5;
   else if (colleague > hiring) w *= 0.3;
   // "not another accountant", "our CFO wants…", "(we place RNs, we don't need one)".
-  if (/\b(?:not|no|nor|never)\s+(?:an?\s+|another\s+|the\s+|any\s+|more\s+)?$/i.test(clause) || /\b(?:our|to the|from the|for the)\s+$/i.test(clause)) w *= 0.3;
+  if (
+    /\b(?:not|no|nor|never)\s+(?:(?:hiring|looking\s+for|seeking|recruiting)\s+)?(?:an?\s+|another\s+|the\s+|any\s+|more\s+)?$/i.test(clause) ||
+    /\b(?:our|to the|from the|for the)\s+$/i.test(clause)
+  )
+    w *= 0.3;
   if (/^[^.;\n()]{0,30}?\b(?:don'?t|do not|doesn'?t|does not|not) need\b/i.test(text.slice(end, end + 60))) w *= 0.3;
   return w;
 }
@@ -214,9 +218,13 @@ function roleWordIndex() {
   if (!roleWords) {
     const { byWords, curatedKeys, levelWords, areas } = phraseTables();
     // Corrected towards the curated words only (the O*NET vocabulary's 50,000 titles hold a near
-    // word for almost anything: "trained" → "trainer"); a word of any title is no misspelling.
+    // word for almost anything: "trained" → "trainer"); a word of two titles or more is no
+    // misspelling, nor a title of one word ("sparky"); one title's word may be (O*NET's reported titles
+    // hold misspellings).
     const curatedWords = new Set([...curatedKeys, ...levelWords.keys(), ...areas.keys()].flatMap((k) => k.split(' ')));
-    const known = new Set([...curatedWords, ...[...byWords.keys()].flatMap((k) => k.split(' '))]);
+    const titlesWith = new Map<string, number>();
+    for (const k of byWords.keys()) for (const w of new Set(k.split(' '))) titlesWith.set(w, (titlesWith.get(w) ?? 0) + (k.includes(' ') ? 1 : 2));
+    const known = new Set([...curatedWords, ...[...titlesWith].filter(([, n]) => n >= 2).map(([w]) => w)]);
     const byFirst = new Map<string, string[]>();
     for (const w of curatedWords) if (w.length >= 5 && /^[a-z]+$/.test(w)) byFirst.set(w[0], [...(byFirst.get(w[0]) ?? []), w]);
     const heads = new Map<string, number>();
@@ -240,12 +248,14 @@ export const isRoleWord = (word: string): boolean => roleWordIndex().known.has(w
 function correction(word: string): string | undefined {
   const { known, byFirst, heads } = roleWordIndex();
   if (word.length < 6 || !/^[a-z]+$/.test(word) || known.has(word) || (word.endsWith('s') && known.has(word.slice(0, -1)))) return undefined;
-  // Verb forms and adverbs are words, not misspelt roles ("trained" is no "trainer").
-  if (/(?:ed|ing|ly)$/.test(word)) return undefined;
+  // Verb forms and adverbs are words, not misspelt roles ("trained" is no "trainer"), unless the
+  // role word has the same ending ("acounting" is "accounting").
+  const ending = /(?:ed|ing|ly)$/.exec(word)?.[0];
   const max = word.length >= 8 ? 2 : 1;
   // Nearest first; between equally near words, the one that ends more role phrases ("enginer" is
   // an "engineer", not an "engine"; "designr" a "designer", not a "design").
   const candidates = (byFirst.get(word[0]) ?? [])
+    .filter((w) => ending === undefined || w.endsWith(ending))
     .map((w) => ({ w, d: editDistance(word, w, max), heads: heads.get(w) ?? 0 }))
     .filter((c) => c.d <= max)
     .sort((a, b) => a.d - b.d || b.heads - a.heads);

@@ -146,6 +146,19 @@ function titleOfMention(m: RoleMention, family: string): string | undefined {
   return undefined;
 }
 
+/** Whether a mention is an abbreviation followed by its words in parentheses whose initials it is. */
+function spelledOut(text: string, m: RoleMention): boolean {
+  const letters = /^([A-Z]{2,6})s?$/.exec(m.written.trim())?.[1];
+  const words = letters && /^\s*\(([^()]{3,80})\)/.exec(text.slice(m.end))?.[1];
+  if (!letters || !words) return false;
+  const initials = words
+    .split(/[^\p{L}]+/u)
+    .filter((w) => w !== '' && !/^(?:and|of|the|for|in)$/i.test(w))
+    .map((w) => w[0].toUpperCase())
+    .join('');
+  return initials === letters;
+}
+
 /** Levels a range of years can imply (the manager-and-up levels are roles, not years). */
 const YEARS_LEVELS: readonly Seniority[] = ['junior', 'mid', 'senior'];
 
@@ -197,7 +210,9 @@ export function readRole(
   correctRoleWords(text, tokens);
   const newline = text.search(/\n|(?<=[.!?])\s/);
   const firstLineEnd = newline < 0 ? text.length : Math.max(newline, 1);
-  const allExact = exactMentions(text, tokens, firstLineEnd);
+  // An abbreviation spelt out right after it is read by its words: "CRTs (casual relief teachers)"
+  // are no certified respiratory therapists.
+  const allExact = exactMentions(text, tokens, firstLineEnd).filter((m) => !spelledOut(text, m));
   // A curated phrase is read before a department's words; a department's words before a title
   // only the O*NET vocabulary knows ("Customer Service Manager" is customer success, not O*NET's
   // office supervisors).

@@ -78,6 +78,18 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
       expect({ brief, titles: read(brief).titles }).toEqual({ brief, titles: undefined });
   });
 
+  it('reads single-word occupation nouns, abbreviations spelt out, and misspelt department words', () => {
+    const read = (brief: string) => extractCriteria(brief).criteria;
+    expect(read('Deckhands for harbor tugs, Mobile, AL').occupations?.[0]).toBe('53-5011.00');
+    expect(read('stonemason for heritage work, York').occupations?.[0]).toBe('47-2022.00');
+    // "CRTs (casual relief teachers)" are teachers, not certified respiratory therapists.
+    expect(read('CRTs (casual relief teachers) - primary schools, Bunbury').occupations?.[0]).toMatch(/^25-/);
+    // A misspelt "-ing" department word is corrected; a verb form is not a role ("trained" is no trainer).
+    expect(read('acounting manager, xero, melbourne CBD')).toMatchObject({ family: 'accounting', metro: 'melbourne', seniority: ['manager'] });
+    // A role the brief says it is not hiring is not the one asked for.
+    expect(read('VP Finance, SaaS, board reporting; we are not hiring a CFO for this')).toMatchObject({ titles: ['VP of Finance'], seniority: ['vp'] });
+  });
+
   it('keeps the level words and reads abbreviations of O*NET titles', () => {
     expect(read('Lead carpenter for a custom home builder in Bozeman')).toMatchObject({
       occupations: ['47-2031.00'],

@@ -134,6 +134,8 @@ describe('the brief reader reads places anywhere', () => {
     expect(placesRead('Warehouse supervisor in Reading, UK')).toEqual(['Reading, England, United Kingdom (40 km)']);
     expect(placesRead('Allen-Bradley PLC programmer in Cleveland')[0]).toMatch(/^Cleveland, Ohio/);
     expect(placesRead('registered nurse in leeds, nights')).toEqual(['Leeds, England, United Kingdom (40 km)']);
+    // A city's CBD is the city.
+    expect(placesRead('nurse educator, Brisbane CBD, 3 days in')).toEqual(['Brisbane, Queensland, Australia (40 km)']);
     // A district named by a small foreign town's alternate name is the brief's own place (Gulshan is also Tabas, Iran).
     expect(placesRead('Sourcing specialist (knitwear) — Dhaka, Gulshan office')).toEqual(['Dhaka, Dhaka Division, Bangladesh (40 km)']);
   });
