@@ -82,6 +82,9 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     const read = (brief: string) => extractCriteria(brief).criteria;
     expect(read('Deckhands for harbor tugs, Mobile, AL').occupations?.[0]).toBe('53-5011.00');
     expect(read('stonemason for heritage work, York').occupations?.[0]).toBe('47-2022.00');
+    // "management" names an activity, not a person (O*NET lists it as a military title).
+    expect(read('Planning officer (development management) for the council in Shrewsbury').occupations?.[0]).toBe('19-3051.00');
+    expect(read('Senior motor claims handler, Sunderland').occupations?.[0]).toBe('13-1031.00');
     // "CRTs (casual relief teachers)" are teachers, not certified respiratory therapists.
     expect(read('CRTs (casual relief teachers) - primary schools, Bunbury').occupations?.[0]).toMatch(/^25-/);
     // A misspelt "-ing" department word is corrected; a verb form is not a role ("trained" is no trainer).
