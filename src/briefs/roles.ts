@@ -17,7 +17,7 @@ import { familyTitleOccupation, occupations, ownTitles, singularWord } from '../
 import { SENIORITIES, type Seniority } from '../domain/profile';
 import { departmentWords, titleSimilarity, words } from '../ranking/title-match';
 import { SpanClaims } from './span-claims';
-import { correctRoleWords, phraseTables, tokenize } from './role-words';
+import { ROLE_NOUN, correctRoleWords, phraseTables, tokenize } from './role-words';
 import { departmentMentions, exactMentions, openingMention, similarMentions, type RoleMention } from './role-mentions';
 
 export const MAX_EXTRACTED_TITLES = 5;
@@ -355,6 +355,9 @@ export function readRole(
   // those the mentions' O*NET titles name.
   const codes = new Set(titles.map((t) => familyTitleOccupation(family, t)).filter((c): c is string => !!c));
   if (codes.size === 0) for (const code of codeVotes(ofFamily, family)) codes.add(code);
+  // A level or department title the O*NET vocabulary also lists ("Logistics Manager", "Director of
+  // Nursing"): its occupation, as O*NET names it.
+  if (codes.size === 0) for (const code of listedCodes(titled.map((t) => t.m))) codes.add(code);
   if (codes.size > 0) result.occupations = { codes: [...codes].slice(0, MAX_OCCUPATIONS), confidence: Math.min(confidence, result.titles?.confidence ?? 0.7) };
 
   const leading = ofFamily.filter((m) => m.weight >= strongest * 0.75);
@@ -373,6 +376,16 @@ function codeVotes(mentions: readonly RoleMention[], family: string): string[] {
   // A stable sort: equal votes keep the phrases' order (likeliest, then most employed, first).
   const ranked = [...votes].sort((a, b) => b[1] - a[1]);
   return ranked.filter(([, v]) => v >= ranked[0][1] * 0.5).map(([code]) => code);
+}
+
+/** The O*NET codes of the strongest mention whose words O*NET lists as a title, most likely first. */
+function listedCodes(mentions: readonly RoleMention[]): string[] {
+  const { byKey } = occupationVocabulary();
+  for (const m of mentions) {
+    const listed = byKey.get(words(m.written).join(' '));
+    if (listed?.codes.length) return listed.codes.map((c) => c.code);
+  }
+  return [];
 }
 
 /** How much one unit of context fit (a word's inverse document frequency) adds to a code's share of its phrase. */
@@ -434,7 +447,9 @@ function titleAsWritten(text: string, m: RoleMention, code: string | undefined):
   const cleaned = `${acronym ? `${acronym} ` : ''}${m.written}`
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/\S+$/, (last) => (/^techs?$/i.test(last) ? 'Technician' : /^[A-Z]{2,}s$/.test(last) ? last.slice(0, -1) : singularWord(last)));
+    .replace(/\S+$/, (last) =>
+      /^techs?$/i.test(last) ? 'Technician' : /^[A-Z]{2,}s$/.test(last) ? last.slice(0, -1) : ROLE_NOUN.test(last.toLowerCase()) ? singularWord(last) : last,
+    );
   return cleaned === cleaned.toLowerCase() ? cleaned.replace(/(^|[\s-])(\p{L})/gu, (_, sep: string, c: string) => sep + c.toUpperCase()) : cleaned;
 }
 
