@@ -17,7 +17,7 @@ import { familyTitleOccupation, occupations, ownTitles, singularWord } from '../
 import { SENIORITIES, type Seniority } from '../domain/profile';
 import { departmentWords, titleSimilarity, words } from '../ranking/title-match';
 import { SpanClaims } from './span-claims';
-import { ROLE_NOUN, correctRoleWords, phraseTables, tokenize } from './role-words';
+import { ROLE_NOUN, correctRoleWords, phraseTables, tokenize, vocabularyPhrase, type Token } from './role-words';
 import { departmentMentions, exactMentions, openingMention, similarMentions, type RoleMention } from './role-mentions';
 
 export const MAX_EXTRACTED_TITLES = 5;
@@ -293,6 +293,12 @@ export function readRole(
     const opening = openingMention(text, tokens, firstLineEnd);
     if (opening) mentions.push(opening);
   }
+  // Nor for naming the work only ("need someone to tile 3 bathrooms"): the occupation whose titles
+  // the opening sentence's words fit best, at the lowest confidence.
+  if (mentions.length === 0 && Math.max(0, ...skillEvidence(skills).values()) < SKILLS_ALONE) {
+    const duties = dutiesMention(text, tokens);
+    if (duties) mentions.push(duties);
+  }
   // The first role named outright is usually the one asked for ("PMM for developer tools").
   const opening = mentions.find((m) => m.weight >= 1);
   if (opening) opening.weight *= 1.25;
@@ -376,6 +382,41 @@ function codeVotes(mentions: readonly RoleMention[], family: string): string[] {
   // A stable sort: equal votes keep the phrases' order (likeliest, then most employed, first).
   const ranked = [...votes].sort((a, b) => b[1] - a[1]);
   return ranked.filter(([, v]) => v >= ranked[0][1] * 0.5).map(([code]) => code);
+}
+
+/** Words asking for someone to do a piece of work. */
+const DUTIES_CUE = /\b(?:someone|somebody|people|persons?|staff|help|hands?|an? \w+ (?:person|worker))\s+(?:\w+\s+){0,2}?(?:to|who (?:can|will))\b/i;
+/** How well the words of a duties-only brief must fit an occupation's titles (one telling word, in a few dozen occupations' titles at most). */
+const DUTIES_MIN_FIT = 2.5;
+
+/**
+ * A brief that names no one, only the work ("someone to tile 3 bathrooms"): the occupation whose
+ * titles its opening sentence's words fit best ("tile" → Tile and Marble Setters), as a low likeness.
+ */
+function dutiesMention(text: string, tokens: Token[]): RoleMention | undefined {
+  const sentenceEnd = text.search(/[.!?\n](?:\s|$)/);
+  // Only a brief that asks for someone to do the work ("someone to tile", "people to work the bins").
+  if (!DUTIES_CUE.test(text.slice(0, sentenceEnd < 0 ? 400 : Math.min(sentenceEnd, 400)))) return undefined;
+  const opening = tokens.filter((t) => t.start < (sentenceEnd < 0 ? 400 : Math.min(sentenceEnd, 400)));
+  const context = opening.map((t) => t.lower).filter((w) => w.length >= 3 && !CONTEXT_STOP.has(w) && !SENIORITY_WORDS.has(w));
+  const vocabulary = occupationVocabulary();
+  const best = vocabulary.closestByWords(context);
+  if (!best || best.fit < DUTIES_MIN_FIT) return undefined;
+  const title = ownTitles(best.code)[0] ?? occupations().byCode(best.code)?.title;
+  const phrase = title ? vocabulary.byKey.get(words(title).join(' ')) : undefined;
+  if (!title || !phrase) return undefined;
+  const at = opening.find((t) => vocabulary.contextFit(best.code, [t.lower]) > 0) ?? opening[0];
+  return {
+    start: at.start,
+    end: at.end,
+    written: title,
+    words: words(title).join(' '),
+    phrases: [{ ...vocabularyPhrase(phrase), occupations: [{ code: best.code, weight: 1 }] }],
+    levels: [],
+    weight: 0.3,
+    via: 'similar',
+    similarity: 0.3,
+  };
 }
 
 /** The O*NET codes of the strongest mention whose words O*NET lists as a title, most likely first. */

@@ -36,6 +36,8 @@ export interface OccupationVocabulary {
    * Housekeeping Cleaners, "HVAC" for its mechanics). 0 when none does.
    */
   contextFit(code: string, contextWords: readonly string[]): number;
+  /** The occupation whose titles the words fit best (contextFit), when some do: a brief that names only duties. */
+  closestByWords(contextWords: readonly string[]): { code: string; fit: number } | undefined;
   /** Phrases nearest to a text by trigram cosine, most similar first. */
   similar(text: string, limit: number): (Nearest & { phrase: OccupationPhrase })[];
 }
@@ -127,12 +129,21 @@ export function occupationVocabulary(): OccupationVocabulary {
   let trigrams: TrigramIndex | undefined;
   // Each occupation's title words, and in how many occupations' titles each word occurs.
   const titleWords = new Map<string, Set<string>>();
+  // …and how many of its titles there are and hold each word ("tile" is in a good share of Tile and Marble Setters' titles, in few of their supervisors').
+  const titlesWithWord = new Map<string, Map<string, number>>();
+  const titleCount = new Map<string, number>();
   for (const [, e] of weighted) {
     if (e.exact) continue;
     for (const code of e.codes.keys()) {
       let set = titleWords.get(code);
       if (!set) titleWords.set(code, (set = new Set()));
-      for (const w of words(e.phrase)) set.add(singularWord(w));
+      titleCount.set(code, (titleCount.get(code) ?? 0) + 1);
+      let counts = titlesWithWord.get(code);
+      if (!counts) titlesWithWord.set(code, (counts = new Map()));
+      for (const w of new Set(words(e.phrase).map(singularWord))) {
+        set.add(w);
+        counts.set(w, (counts.get(w) ?? 0) + 1);
+      }
     }
   }
   const documentFrequency = new Map<string, number>();
@@ -152,6 +163,25 @@ export function occupationVocabulary(): OccupationVocabulary {
         if (set.has(w) && df >= MIN_CONTEXT_WORD_OCCUPATIONS) fit += Math.log(occupationCount / df);
       }
       return fit;
+    },
+    closestByWords(contextWords) {
+      let best: { code: string; fit: number; score: number } | undefined;
+      const unique = [...new Set(contextWords.map(singularWord))];
+      for (const [code, counts] of titlesWithWord) {
+        let fit = 0;
+        let score = 0;
+        const titles = titleCount.get(code) ?? 1;
+        for (const w of unique) {
+          const df = documentFrequency.get(w) ?? 0;
+          const n = counts.get(w) ?? 0;
+          if (n === 0 || df < MIN_CONTEXT_WORD_OCCUPATIONS) continue;
+          fit += Math.log(occupationCount / df);
+          // By the share of its titles holding the word: an occupation of many titles holds many words once.
+          score += Math.log(occupationCount / df) * (n / titles);
+        }
+        if (score > 0 && (!best || score > best.score || (score === best.score && employment(code) > employment(best.code)))) best = { code, fit, score };
+      }
+      return best && { code: best.code, fit: best.fit };
     },
     similar(text, limit) {
       trigrams ??= trigramIndex(keys);

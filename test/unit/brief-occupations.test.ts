@@ -68,6 +68,9 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     // A head of anything is someone; a two-letter abbreviation counts in the opening words; a short
     // misspelling is corrected where it completes a known phrase.
     expect(read('Head of English (IGCSE / IB DP) at an international school in Nagoya').titles?.[0]).toBe('Head of English');
+    // A brief that asks for someone to do the work, naming no one: the occupation whose titles its words fit.
+    expect(read('need someone to tile 3 bathrooms + a few splashbacks a week, Geelong').occupations).toEqual(['47-2044.00']);
+    expect(read('We are a company').occupations).toBeUndefined();
     expect(read('Back office MA for a dermatology practice in Scottsdale').occupations?.[0]).toBe('31-9092.00');
     expect(read('Graduate QS for a fit-out contractor, Sharjah').occupations?.[0]).toBe('13-1051.00');
     expect(read('Backend engineer, Boston, MA').occupations).toEqual(['15-1252.00']);
