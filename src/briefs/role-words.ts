@@ -194,7 +194,9 @@ export function contextWeight(text: string, start: number, end: number, firstLin
   const long = text.length >= 400;
   let w = start < firstLineEnd ? (long ? 3 : 1.6) : long ? 0.5 : start < 200 ? 1.2 : 1;
   const hiring = lastCueEnd(HIRING_CUES, clause);
-  const colleague = lastCueEnd(COLLEAGUE_CUES, clause);
+  // A head count of a plural role is the company's staff ("a home-services company (1,200 field techs)").
+  const headCount = /\(\s*\d[\d,.]*\+?\s*$/.test(clause) && /s$/i.test(text.slice(start, end)) ? clause.length : -1;
+  const colleague = Math.max(lastCueEnd(COLLEAGUE_CUES, clause), headCount);
   if (hiring > colleague) w *= 1.5;
   else if (colleague > hiring) w *= 0.3;
   // "not another accountant", "our CFO wants…", "(we place RNs, we don't need one)".

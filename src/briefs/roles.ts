@@ -159,6 +159,11 @@ function spelledOut(text: string, m: RoleMention): boolean {
   return initials === letters;
 }
 
+/** How much more the first role named outright counts than the others ("COO …, Lean Six Sigma Black Belt"). */
+const OPENING_BOOST = 1.5;
+/** Mentions this close to the strongest lead the reading (their levels and occupations count): the same role named again. */
+const LEADING_SHARE = 0.65;
+
 /** Levels a range of years can imply (the manager-and-up levels are roles, not years). */
 const YEARS_LEVELS: readonly Seniority[] = ['junior', 'mid', 'senior'];
 
@@ -301,7 +306,7 @@ export function readRole(
   }
   // The first role named outright is usually the one asked for ("PMM for developer tools").
   const opening = mentions.find((m) => m.weight >= 1);
-  if (opening) opening.weight *= 1.25;
+  if (opening) opening.weight *= OPENING_BOOST;
 
   // Family: the weight of its mentions (an ambiguous phrase counts for each family at a discount),
   // then the skills' evidence.
@@ -366,7 +371,7 @@ export function readRole(
   if (codes.size === 0) for (const code of listedCodes(titled.map((t) => t.m))) codes.add(code);
   if (codes.size > 0) result.occupations = { codes: [...codes].slice(0, MAX_OCCUPATIONS), confidence: Math.min(confidence, result.titles?.confidence ?? 0.7) };
 
-  const leading = ofFamily.filter((m) => m.weight >= strongest * 0.75);
+  const leading = ofFamily.filter((m) => m.weight >= strongest * LEADING_SHARE);
   const seniority = readSeniority(text, leading, years);
   if (seniority) result.seniority = seniority;
   return result;
@@ -507,7 +512,7 @@ function outsideReading(
 ): RoleReadingResult {
   const outside = mentions.filter((m) => phraseFor(m, NO_FAMILY));
   const strongest = Math.max(...outside.map((m) => m.weight));
-  const leading = outside.filter((m) => m.weight >= strongest * 0.75).sort((a, b) => b.weight - a.weight || a.start - b.start);
+  const leading = outside.filter((m) => m.weight >= strongest * LEADING_SHARE).sort((a, b) => b.weight - a.weight || a.start - b.start);
   // The occupations of the strongest mention ("lead carpenter", not also "home builder" further on),
   // as the words around it tell them apart ("room attendant" for a hotel, "service technician" for HVAC).
   const codes = codesInContext(text, leading[0]).slice(0, MAX_OCCUPATIONS);

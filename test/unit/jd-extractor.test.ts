@@ -259,6 +259,11 @@ describe('extractCriteria details', () => {
     expect(read('Controller, Orlando FL')).toMatchObject({ family: 'accounting', titles: ['Accounting Manager'] });
     expect(read('CNO for a 300-bed community hospital, Clearwater FL')).toMatchObject({ titles: ['Chief Nursing Officer'], seniority: ['cxo'] });
     expect(read('GRC manager — ISO 27001, SOC 2, vendor risk — Bethesda MD')).toMatchObject({ family: 'security', titles: ['Security Manager'] });
+    // The first role named outright leads; a head count of staff and a certification on the list are no roles.
+    expect(read('COO for a home-services company (1,200 field techs), Lean Six Sigma Black Belt, P&L ownership, 15+ yrs — Montréal')).toMatchObject({
+      family: 'operations',
+      seniority: ['cxo'],
+    });
     // Someone else's role is still not the one asked for.
     expect(read('We need an account manager for our sales team in Austin')).toMatchObject({ titles: ['Account Manager'] });
     expect(read('We need an account manager for our sales team in Austin').seniority).toBeUndefined();
