@@ -367,8 +367,13 @@ export function readRole(
   const codes = new Set(titles.map((t) => familyTitleOccupation(family, t)).filter((c): c is string => !!c));
   if (codes.size === 0) for (const code of codeVotes(ofFamily, family)) codes.add(code);
   // A level or department title the O*NET vocabulary also lists ("Logistics Manager", "Director of
-  // Nursing"): its occupation, as O*NET names it.
-  if (codes.size === 0) for (const code of listedCodes(titled.map((t) => t.m))) codes.add(code);
+  // Nursing"): its occupation, as O*NET names it, then the family's own (the corpus's managers of a
+  // family hold their family's occupation).
+  if (codes.size === 0) {
+    for (const code of listedCodes(titled.map((t) => t.m))) codes.add(code);
+    const own = codes.size ? familyTitleOccupation(family, findFamily(family)?.titles[0] ?? '') : undefined;
+    if (own) codes.add(own);
+  }
   if (codes.size > 0) result.occupations = { codes: [...codes].slice(0, MAX_OCCUPATIONS), confidence: Math.min(confidence, result.titles?.confidence ?? 0.7) };
 
   const leading = ofFamily.filter((m) => m.weight >= strongest * LEADING_SHARE);
