@@ -70,7 +70,7 @@ import {
  * `--read-only` skips the stack and measures only the reader's accuracy, in process;
  * `--in-process` runs the service's launch and pass code in this process instead of through the
  * API, Temporal and a worker (quick looks while tuning; the figures to report come without it);
- * `--limit N` takes the first N items of each split and set.
+ * `--limit N` takes the first N items of each split and set; `--worst N` prints the N worst briefs (12).
  */
 
 const args = process.argv.slice(2);
@@ -92,6 +92,8 @@ const CONCURRENCY = Number(option('concurrency', '4'));
 const LIMIT = Number(option('limit', '0'));
 const IN_PROCESS = flag('in-process');
 const limited = <T>(xs: T[]) => (LIMIT > 0 ? xs.slice(0, LIMIT) : xs);
+/** How many of the worst briefs a split's details print. */
+const WORST = Number(option('worst', '12'));
 /** Per-item details (misses, worst briefs) of a split: the tune split always, the holdout only with --show-holdout. */
 const detailsOf = (split: string) => split === 'tune' || flag('show-holdout');
 
@@ -450,7 +452,7 @@ function summarise(split: string, results: BriefResult[], showWorst: boolean): s
   lines.push(`  by kind: ${kinds.map((k) => `${k} ${mean(results.filter((r) => r.brief.kind.includes(k)).map((r) => r.ndcg)).toFixed(2)}`).join(', ')}`);
   if (showWorst) {
     lines.push('  worst briefs:');
-    for (const r of [...results].sort((a, b) => a.ndcg - b.ndcg).slice(0, 12)) {
+    for (const r of [...results].sort((a, b) => a.ndcg - b.ndcg).slice(0, WORST)) {
       const c = r.criteria;
       const read = r.refused ?? `read ${c?.family ?? '-'} / ${placeNames(c)} / ${c?.seniority?.join('+') ?? '-'}`;
       lines.push(
@@ -485,7 +487,7 @@ function summariseOpenWorld(set: 'places' | 'open-world', split: string, results
   );
   if (showWorst) {
     lines.push('  worst briefs:');
-    for (const r of [...results].sort((a, b) => a.ndcg - b.ndcg).slice(0, 12)) {
+    for (const r of [...results].sort((a, b) => a.ndcg - b.ndcg).slice(0, WORST)) {
       const c = r.criteria;
       const occupation = set === 'open-world' ? `${c?.occupations?.[0] ?? '-'} / ` : '';
       const wanted = set === 'open-world' ? `${(r.brief as OpenWorldBrief).labels.onet_codes[0]} / ` : '';

@@ -11,7 +11,7 @@ import { SENIORITIES } from '../domain/profile';
 import { placeQuery, placesOf } from './location';
 import { effectiveWeights } from './scoring';
 import { requestedSkills, SIGNALS, type RankedQuery, type ScoringWeights } from './signals';
-import { canonicalRoles, departmentWords } from './title-match';
+import { canonicalRoles, departmentTitlesOnly, departmentWords } from './title-match';
 
 /**
  * The wanted titles as the corpus writes them: each title, and the base title an alias stands for
@@ -51,6 +51,7 @@ export function rankedQuery(criteria: ResolvedCriteria, weights?: Partial<Scorin
     family: family?.id ?? null,
     adjacentFamilies: family?.adjacent ?? [],
     titles: titlesToFind(criteria),
+    titlesNameLevel: departmentTitlesOnly(criteria) && seniorities.length > 0,
     occupations: criteria.occupations ?? [],
     occupationNeighbours: broadNeighbours(criteria.occupations ?? []),
     seniorities,

@@ -13,7 +13,7 @@ import type { ResolvedCriteria } from '../domain/criteria';
 import { SENIORITIES, type PersonProfile, type Seniority } from '../domain/profile';
 import { findFamily } from '../reference/taxonomy';
 import { locationSql, placesOf, scoreLocation, type PlaceQuery } from './location';
-import { titleMatch, titleTokens } from './title-match';
+import { departmentTitlesOnly, titleMatch, titleTokens } from './title-match';
 import { broadOccupationOf, occupations, socOf } from '../reference/occupations';
 
 export interface SignalScore {
@@ -31,6 +31,8 @@ export interface RankedQuery {
   adjacentFamilies: string[];
   /** Wanted titles as the corpus writes them: a person's title matches one when it has all of its words. */
   titles: string[];
+  /** The titles are manager-and-up titles of the wanted levels: a person at another level matches them half. */
+  titlesNameLevel: boolean;
   /** Wanted O*NET-SOC codes, most wanted first. */
   occupations: string[];
   /** Every code of the wanted codes' SOC broad occupations ("29-105…"), for the index. */
@@ -77,6 +79,9 @@ export const wantedSkillBindings = (q: Pick<RankedQuery, 'skills'>, prefix: stri
   q.skills.map((skill, i) => [`${prefix}${i}`, [...new Set([skill, lower(skill)])]] as const);
 const nonEmpty = <T>(v: readonly T[] | undefined): v is readonly T[] => Array.isArray(v) && v.length > 0;
 const round2 = (n: number) => Math.round(n * 100) / 100;
+
+/** How much a manager-and-up title of the wanted department matches at another level than the wanted ones. */
+export const OTHER_LEVEL_TITLE = 0.5;
 
 /** Years outside the wanted range at which the years match reaches 0. */
 export const YEARS_DECAY = 5;
@@ -133,7 +138,7 @@ export const SIGNALS = [
     name: 'title',
     defaultWeight: 60,
     describes:
-      'The role: the average of the parts the search uses: the best match of the current title with a wanted title (alias-aware), the family (1 equal, 0.5 adjacent) and the seniority (1 listed, 0.5 one level away).',
+      'The role: the average of the parts the search uses: the best match of the current title with a wanted title (alias-aware; a manager-and-up title of the wanted department at another level than the wanted ones counts half), the family (1 equal, 0.5 adjacent) and the seniority (1 listed, 0.5 one level away).',
     applies: (c) => nonEmpty(c.titles) || !!c.family || nonEmpty(c.seniority),
     score(profile, c) {
       const parts: { match: number; reason: string }[] = [];
@@ -148,6 +153,9 @@ export const SIGNALS = [
             bestTitle = wanted;
           }
         }
+        // "Operations Manager" names a level too: a Director of Operations is the department at another level.
+        const otherLevel = best.match > 0 && nonEmpty(c.seniority) && !c.seniority.includes(str(profile.seniority) as Seniority) && departmentTitlesOnly(c);
+        if (otherLevel) best = { ...best, match: best.match * OTHER_LEVEL_TITLE };
         const alias = best.alias ? ` (${best.alias})` : '';
         const reason =
           title === ''
@@ -155,7 +163,7 @@ export const SIGNALS = [
             : best.match === 1
               ? `${title} matches title '${bestTitle}'${alias}`
               : best.match > 0
-                ? `${title} partly matches title '${bestTitle}'${alias}`
+                ? `${title} partly matches title '${bestTitle}'${alias}${otherLevel ? ', at another level' : ''}`
                 : `${title} matches no wanted title`;
         parts.push({ match: best.match, reason });
       }
@@ -183,10 +191,12 @@ export const SIGNALS = [
     retrieval: {
       sql: (q) => ({
         sql: `((search_vector @@ any(q.titles))::int * :titleHasTitles
+               * (case when :titleNamesLevel = 1 and not (seniority = any(:titleSeniorities::text[])) then ${OTHER_LEVEL_TITLE} else 1 end)
                + (case when family = :titleFamily then 1 when family = any(:titleAdjacent::text[]) then 0.5 else 0 end)
                + (case when seniority = any(:titleSeniorities::text[]) then 1 when seniority = any(:titleNearSeniorities::text[]) then 0.5 else 0 end)) / ${Math.max(1, titleParts(q))}.0`,
         bindings: {
           titleHasTitles: q.titles.length ? 1 : 0,
+          titleNamesLevel: q.titlesNameLevel ? 1 : 0,
           titleFamily: q.family ?? '',
           titleAdjacent: q.adjacentFamilies,
           titleSeniorities: q.seniorities,

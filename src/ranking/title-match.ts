@@ -168,6 +168,23 @@ export function canonicalRoles(title: string): RoleReading | undefined {
   return undefined;
 }
 
+/**
+ * Whether every wanted title is a manager-and-up title found by its department words ("Operations
+ * Manager", "Head of Security"): the title then names a level too, and a person of the same
+ * department at another level ("Director of Operations" for an operations manager) matches it only
+ * half. The scorer and the retrieval estimate both read it from here.
+ */
+export function departmentTitlesOnly(criteria: { titles?: readonly string[]; family?: string | null }): boolean {
+  const titles = criteria.titles ?? [];
+  return (
+    titles.length > 0 &&
+    titles.every((t) => {
+      const phrases = canonicalRoles(t)?.phrases.filter((p) => !criteria.family || p.family === criteria.family) ?? [];
+      return phrases.length > 0 && !phrases.some((p) => p.title) && phrases[0].source === 'level-title';
+    })
+  );
+}
+
 // ---- character-trigram TF-IDF ----
 
 let phraseTrigrams: { keys: string[]; index: TrigramIndex } | undefined;

@@ -194,6 +194,17 @@ describe('scoreProfile', () => {
     // Manager-and-up titles compare by department: the level is the seniority's business.
     expect(title('Director of Engineering', 'Head of Engineering').match).toBe(1);
     expect(title('Manager, Customer Success', 'Customer Support Manager').match).toBeLessThan(0.7);
+    // …but a title that names the level asked for matches the department at another level only half.
+    const levelled = (personTitle: string, seniority: 'manager' | 'director') =>
+      scoreProfile(
+        makeProfile({ title: personTitle, seniority, family: 'operations' }),
+        criteria({ family: 'operations', titles: ['Operations Manager'], seniority: ['manager'] }),
+      ).breakdown.find((b) => b.criterion === 'title')!;
+    expect(levelled('Manager of Operations', 'manager').reason).toContain("matches title 'Operations Manager'");
+    const director = levelled('Director of Operations', 'director');
+    expect(director.reason).toContain('partly matches title');
+    expect(director.reason).toContain('at another level');
+    expect(director.match).toBeCloseTo((0.5 + 1 + 0.5) / 3, 5);
   });
 
   it('gives the same score to two different profiles that trade off evenly (ties)', () => {
