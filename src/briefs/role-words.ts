@@ -275,6 +275,12 @@ export function correctRoleWords(text: string, tokens: Token[]): void {
       t.lower = expanded;
       return;
     }
+    // British spellings of role words read as O*NET writes them ("paediatrician", "counsellor", "organiser").
+    const american = americanSpelling(t.lower);
+    if (american) {
+      t.lower = american;
+      return;
+    }
     if (i >= 30 && lastCueEnd(HIRING_CUES, text.slice(Math.max(0, t.start - 40), t.start)) < 0) return;
     const fixed = correction(t.lower) ?? (i > 0 ? shortCorrection(tokens[i - 1].lower, t.lower) : undefined);
     if (fixed) {
@@ -282,6 +288,23 @@ export function correctRoleWords(text: string, tokens: Token[]): void {
       t.corrected = true;
     }
   });
+}
+
+/** The American spelling of a British-spelt role word O*NET knows only that way, or undefined. */
+function americanSpelling(word: string): string | undefined {
+  if (word.length < 6 || !/^[a-z]+$/.test(word)) return undefined;
+  const { known } = roleWordIndex();
+  if (known.has(word)) return undefined;
+  const variants = [
+    word.replace(/ae/g, 'e'),
+    word.replace(/oe/g, 'e'),
+    word.replace(/is(e|er|ers|ation)$/, 'iz$1'),
+    word.replace(/our(er|ist)?$/, 'or$1'),
+    word.replace(/ll(or|ors|er|ers)$/, 'l$1'),
+    word.replace(/tre$/, 'ter'),
+    word.replace(/ogue(r|rs)?$/, 'og$1'),
+  ];
+  return variants.find((v) => v !== word && known.has(v));
 }
 
 /**

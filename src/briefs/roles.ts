@@ -491,7 +491,7 @@ function expansionOf(abbreviation: string, code: string): string | undefined {
 /** A title as the search should look for it: as written without its level words, in title case; an abbreviation spelt out. */
 function titleAsWritten(text: string, m: RoleMention, code: string | undefined): string {
   const p = phraseFor(m, NO_FAMILY)!;
-  if (p.exact && code) return expansionOf(m.written.replace(/s$/, ''), code) ?? m.written;
+  if (p.exact && code) return expansionOf(m.written.replace(/s$/, ''), code) ?? m.written.replace(/^([A-Z]{2,})s$/, '$1');
   // An acronym right before the title is part of it: "HVAC Service Technician", "CNC Machinist".
   const acronym = /(?:^|[^\p{L}])(\p{Lu}{3,5})[ \t-]+$/u.exec(text.slice(Math.max(0, m.start - 8), m.start))?.[1];
   // One person's title: "Pipe Welders" → "Pipe Welder", "CNAs" → "CNA"; "X-ray tech" → "X-ray Technician".

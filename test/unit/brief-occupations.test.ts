@@ -88,6 +88,10 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     // "management" names an activity, not a person (O*NET lists it as a military title).
     expect(read('Planning officer (development management) for the council in Shrewsbury').occupations?.[0]).toBe('19-3051.00');
     expect(read('Senior motor claims handler, Sunderland').occupations?.[0]).toBe('13-1031.00');
+    // British spellings are read as O*NET writes them; UK trade terms.
+    expect(read('Consultant paediatrician for a private hospital in Mombasa').occupations?.[0]).toBe('29-1221.00');
+    expect(read('Fire alarm engineer (BS 5839), Colchester').occupations?.[0]).toBe('49-2098.00');
+    expect(read('Freelance MUAs for bridal bookings across India').titles?.[0]).toBe('MUA');
     // "CRTs (casual relief teachers)" are teachers, not certified respiratory therapists.
     expect(read('CRTs (casual relief teachers) - primary schools, Bunbury').occupations?.[0]).toMatch(/^25-/);
     // A misspelt "-ing" department word is corrected; a verb form is not a role ("trained" is no trainer).
