@@ -113,6 +113,8 @@ export function peopleRepository(db: Db) {
      * a place that holds too few of the family, the family's people anywhere who list every
      * wanted skill (`bestOutsideFamilySkillsTier`) or all of them (`bestOutsideFamilyTier`), each with
      * anyone in the places; otherwise the corpus. Each kept tier's order is the corpus's order.
+     * A role outside the families that fills no page is followed, in the same estimate order, by
+     * the people of its occupations' SOC major groups in the places (`nearby`).
      */
     async ranked(q: RankedQuery, offset: number, limit: number): Promise<RankedCandidate[]> {
       const tiers = [
@@ -125,7 +127,15 @@ export function peopleRepository(db: Db) {
         const rows = await rankedStatement(db, q, { offset: 0, limit: offset + limit, tier });
         if (rows.length === offset + limit && rows[rows.length - 1].estimate > outside + ESTIMATE_EPSILON) return rows.slice(offset);
       }
-      return rankedStatement(db, q, { offset, limit });
+      const rows = await rankedStatement(db, q, { offset, limit });
+      if (rows.length === limit || !fillsFromNearby(q)) return rows;
+      // A rare occupation outside the families (five naval architects in the corpus) fills no
+      // page: after its people come those of its SOC major group in the places, in the same order.
+      const [role, nearby] = await Promise.all([
+        rankedStatement(db, q, { offset: 0, limit: offset + limit }),
+        rankedStatement(db, q, { offset: 0, limit: offset + limit, tier: 'nearby' }),
+      ]);
+      return [...role, ...nearby].sort((a, b) => b.estimate - a.estimate || (a.person_id < b.person_id ? -1 : 1)).slice(offset, offset + limit);
     },
     async profiles(personIds: string[]): Promise<Map<string, PersonProfile>> {
       if (personIds.length === 0) return new Map();
@@ -138,8 +148,14 @@ export function peopleRepository(db: Db) {
 /** Float sums in SQL and here may differ in the last bits; a bound must win by more than that. */
 const ESTIMATE_EPSILON = 1e-6;
 
-/** The subsets of the corpus `ranked` tries before the whole of it. */
-type RankingTier = 'place' | 'family-skills' | 'family';
+/** The subsets of the corpus `ranked` tries before the whole of it, and `nearby`, what it adds after a role that fills no page. */
+type RankingTier = 'place' | 'family-skills' | 'family' | 'nearby';
+
+/** Whether a search may be filled from its places: a role outside the families, by occupation, with places. */
+const fillsFromNearby = (q: RankedQuery) => q.family === null && q.occupations.length > 0 && inPlacesSql(q.places).sql !== 'false';
+
+/** SOC major groups ("17-") of the wanted occupations. */
+const majorGroups = (q: RankedQuery) => [...new Set(q.occupations.map((c) => c.slice(0, 3)))];
 
 /**
  * The ranking statement (see `ranked`) over the whole corpus, or over one of its tiers: `place`
@@ -184,10 +200,12 @@ export async function rankedStatement(db: Db, q: RankedQuery, opts: { offset: nu
     const everySkill = wantedSkillBindings(q, 'tierSkill');
     Object.assign(bindings, inPlaces.bindings, Object.fromEntries(everySkill));
     const listsEverySkill = everySkill.map(([name]) => `skills && :${name}::text[]`).join(' and ') || 'true';
+    bindings.majorGroups = majorGroups(q);
     const where: Record<RankingTier, string> = {
       place: `family = :family and ${inPlaces.sql}`,
       'family-skills': `((family = :family and ${listsEverySkill}) or ${inPlaces.sql})`,
       family: `(family = :family or ${inPlaces.sql})`,
+      nearby: `${inPlaces.sql} and left(onet_code, 3) = any(:majorGroups::text[])`,
     };
     tier = `
            and ${where[opts.tier]}`;
@@ -202,7 +220,7 @@ export async function rankedStatement(db: Db, q: RankedQuery, opts: { offset: nu
                seniority, family, metro, country, region_key, lat, lon, industry, years_experience, skills,
                (${terms.length ? terms.join('\n               + ') : '0'})::float as estimate
           from people, q
-         where (${relevance})${tier}
+         where ${opts.tier === 'nearby' ? `not coalesce(${relevance}, false)` : `(${relevance})`}${tier}
            and lower(company) <> all(:excluded::text[])
          order by estimate desc, id
          limit :limit offset :offset`;

@@ -158,3 +158,33 @@ describe('ranking the wanted family where some location credit is first', () => 
     expect(taken.family).toEqual(expect.arrayContaining(['a town with hardly anyone', 'no metro']));
   });
 });
+
+describe('a rare occupation outside the families', () => {
+  it("is followed by its SOC major group's people in the places, in estimate order", async () => {
+    const code = '17-2121.00'; // Marine Engineers and Naval Architects: a handful in any corpus
+    const q = rankedQuery(resolved({ occupations: [code], places: [{ id: 'geonames:2635167' }] })); // the United Kingdom
+    const role: { n: string }[] = await stack.db('people').where('onet_code', code).count({ n: '*' });
+    const nearby: { n: string }[] = await stack
+      .db('people')
+      .where('country', 'GB')
+      .whereNot('onet_code', code)
+      .whereLike('onet_code', '17-%')
+      .count({ n: '*' });
+    expect(Number(role[0].n)).toBeLessThan(20);
+    expect(Number(nearby[0].n)).toBeGreaterThan(0);
+    const rows = await peopleRepository(stack.db).ranked(q, 0, 20);
+    expect(rows.length).toBe(Math.min(20, Number(role[0].n) + Number(nearby[0].n)));
+    for (let i = 1; i < rows.length; i++) expect(rows[i - 1].estimate).toBeGreaterThanOrEqual(rows[i].estimate);
+    const codes: { id: string; onet_code: string; country: string }[] = await stack
+      .db('people')
+      .whereIn(
+        'id',
+        rows.map((r) => r.person_id),
+      )
+      .select('id', 'onet_code', 'country');
+    for (const c of codes) expect(c.onet_code === code || (c.onet_code.startsWith('17-') && c.country === 'GB')).toBe(true);
+    // A second page continues the first.
+    const next = await peopleRepository(stack.db).ranked(q, 5, 5);
+    expect(next.map((r) => r.person_id)).toEqual(rows.slice(5, 10).map((r) => r.person_id));
+  });
+});
