@@ -268,6 +268,17 @@ function nameAt(text: string, tokens: Token[], i: number, corrections: Map<strin
   return undefined;
 }
 
+/** Towns of at least this size may be written with their district after a hyphen ("Köln-Ehrenfeld"). */
+const DISTRICT_TOWN = 50_000;
+
+/** "in Köln-Ehrenfeld", "Luxembourg-Kirchberg office": a sizeable town, its district after a hyphen, where a place stands. */
+function townDistrict(text: string, found: Found): boolean {
+  const district = /^-(\p{Lu}[\p{L}]+)/u.exec(text.slice(found.end, found.end + 30));
+  if (!district || !(found.metro || found.candidates.some((c) => c.kind === 'city' && c.population >= DISTRICT_TOWN))) return false;
+  const after = text.slice(found.end + district[0].length, found.end + district[0].length + 12);
+  return CLOSE_CUE.test(text.slice(Math.max(0, found.start - 40), found.start)) || AFTER_CUE.test(after);
+}
+
 /** The places of a name, kept only when the text writes it as such a place is written. */
 function writtenAsPlace(written: string, key: string, places: readonly GazetteerPlace[]): readonly GazetteerPlace[] {
   if (places.length === 0) return places;
@@ -344,9 +355,10 @@ export function placeMentions(text: string, taken: SpanClaims | undefined): Ment
     if (taken?.overlaps(tokens[i].start, tokens[i].end)) continue;
     const found = nameAt(text, tokens, i, corrections);
     if (!found || taken?.overlaps(found.start, found.end)) continue;
-    // Part of a compound ("Allen-Bradley", "Mercedes-Benz") or a county ("Utah County"): no place.
+    // Part of a compound ("Allen-Bradley", "Mercedes-Benz") or a county ("Utah County"): no place;
+    // but a town's district where a place stands is the town ("in Köln-Ehrenfeld", "Luxembourg-Kirchberg office").
     if (
-      /^-(?!based\b)\p{L}|^\s+(?:county|parish)\b/iu.test(text.slice(found.end, found.end + 10)) ||
+      (/^-(?!based\b)\p{L}|^\s+(?:county|parish)\b/iu.test(text.slice(found.end, found.end + 10)) && !townDistrict(text, found)) ||
       /\p{L}-$/u.test(text.slice(Math.max(0, found.start - 2), found.start))
     )
       continue;

@@ -134,6 +134,9 @@ describe('the brief reader reads places anywhere', () => {
     expect(placesRead('Warehouse supervisor in Reading, UK')).toEqual(['Reading, England, United Kingdom (40 km)']);
     expect(placesRead('Allen-Bradley PLC programmer in Cleveland')[0]).toMatch(/^Cleveland, Ohio/);
     expect(placesRead('registered nurse in leeds, nights')).toEqual(['Leeds, England, United Kingdom (40 km)']);
+    // A town's district after a hyphen, where a place stands, is the town; a brand is no place.
+    expect(placesRead('Tax accountant, Kanzlei in Köln-Ehrenfeld, 32–40 h/Woche')).toEqual(['Köln, North Rhine-Westphalia, Germany (40 km)']);
+    expect(placesRead('Controls engineer: Mercedes-Benz, Allen-Bradley, Rockwell')).toEqual([]);
     // A city's CBD is the city.
     expect(placesRead('nurse educator, Brisbane CBD, 3 days in')).toEqual(['Brisbane, Queensland, Australia (40 km)']);
     // A district named by a small foreign town's alternate name is the brief's own place (Gulshan is also Tabas, Iran).
