@@ -405,9 +405,10 @@ const DUTIES_MIN_FIT = 2.5;
  */
 function dutiesMention(text: string, tokens: Token[]): RoleMention | undefined {
   const sentenceEnd = text.search(/[.!?\n](?:\s|$)/);
+  const end = sentenceEnd < 0 ? 400 : Math.min(sentenceEnd, 400);
   // Only a brief that asks for someone to do the work ("someone to tile", "people to work the bins").
-  if (!DUTIES_CUE.test(text.slice(0, sentenceEnd < 0 ? 400 : Math.min(sentenceEnd, 400)))) return undefined;
-  const opening = tokens.filter((t) => t.start < (sentenceEnd < 0 ? 400 : Math.min(sentenceEnd, 400)));
+  if (!DUTIES_CUE.test(text.slice(0, end))) return undefined;
+  const opening = tokens.filter((t) => t.start < end);
   const context = opening.map((t) => t.lower).filter((w) => w.length >= 3 && !CONTEXT_STOP.has(w) && !SENIORITY_WORDS.has(w));
   const vocabulary = occupationVocabulary();
   const best = vocabulary.closestByWords(context);

@@ -127,14 +127,12 @@ export function peopleRepository(db: Db) {
         const rows = await rankedStatement(db, q, { offset: 0, limit: offset + limit, tier });
         if (rows.length === offset + limit && rows[rows.length - 1].estimate > outside + ESTIMATE_EPSILON) return rows.slice(offset);
       }
-      const rows = await rankedStatement(db, q, { offset, limit });
-      if (rows.length === limit || !fillsFromNearby(q)) return rows;
+      if (!fillsFromNearby(q)) return rankedStatement(db, q, { offset, limit });
       // A rare occupation outside the families (five naval architects in the corpus) fills no
       // page: after its people come those of its SOC major group in the places, in the same order.
-      const [role, nearby] = await Promise.all([
-        rankedStatement(db, q, { offset: 0, limit: offset + limit }),
-        rankedStatement(db, q, { offset: 0, limit: offset + limit, tier: 'nearby' }),
-      ]);
+      const role = await rankedStatement(db, q, { offset: 0, limit: offset + limit });
+      if (role.length === offset + limit) return role.slice(offset);
+      const nearby = await rankedStatement(db, q, { offset: 0, limit: offset + limit, tier: 'nearby' });
       return [...role, ...nearby].sort((a, b) => b.estimate - a.estimate || (a.person_id < b.person_id ? -1 : 1)).slice(offset, offset + limit);
     },
     async profiles(personIds: string[]): Promise<Map<string, PersonProfile>> {

@@ -175,15 +175,21 @@ export function canonicalRoles(title: string): RoleReading | undefined {
  * half. The scorer and the retrieval estimate both read it from here.
  */
 export function departmentTitlesOnly(criteria: { titles?: readonly string[]; family?: string | null }): boolean {
-  const titles = criteria.titles ?? [];
-  return (
-    titles.length > 0 &&
-    titles.every((t) => {
-      const phrases = canonicalRoles(t)?.phrases.filter((p) => !criteria.family || p.family === criteria.family) ?? [];
-      return phrases.length > 0 && !phrases.some((p) => p.title) && phrases[0].source === 'level-title';
-    })
-  );
+  // The scorer asks once per person of the same criteria: worked out once per criteria object.
+  let only = departmentTitlesOf.get(criteria);
+  if (only === undefined) {
+    const titles = criteria.titles ?? [];
+    only =
+      titles.length > 0 &&
+      titles.every((t) => {
+        const phrases = canonicalRoles(t)?.phrases.filter((p) => !criteria.family || p.family === criteria.family) ?? [];
+        return phrases.length > 0 && !phrases.some((p) => p.title) && phrases[0].source === 'level-title';
+      });
+    departmentTitlesOf.set(criteria, only);
+  }
+  return only;
 }
+const departmentTitlesOf = new WeakMap<object, boolean>();
 
 // ---- character-trigram TF-IDF ----
 

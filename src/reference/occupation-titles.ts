@@ -127,47 +127,42 @@ export function occupationVocabulary(): OccupationVocabulary {
   }
   const keys = [...byKey.keys()];
   let trigrams: TrigramIndex | undefined;
-  // Each occupation's title words, and in how many occupations' titles each word occurs.
-  const titleWords = new Map<string, Set<string>>();
-  // …and how many of its titles there are and hold each word ("tile" is in a good share of Tile and Marble Setters' titles, in few of their supervisors').
-  const titlesWithWord = new Map<string, Map<string, number>>();
+  // Each occupation's title words with how many of its titles hold each ("tile" is in a good share
+  // of Tile and Marble Setters' titles, in few of their supervisors'), its number of titles, and in
+  // how many occupations' titles each word occurs.
+  const titleWords = new Map<string, Map<string, number>>();
   const titleCount = new Map<string, number>();
   for (const [, e] of weighted) {
     if (e.exact) continue;
     for (const code of e.codes.keys()) {
-      let set = titleWords.get(code);
-      if (!set) titleWords.set(code, (set = new Set()));
       titleCount.set(code, (titleCount.get(code) ?? 0) + 1);
-      let counts = titlesWithWord.get(code);
-      if (!counts) titlesWithWord.set(code, (counts = new Map()));
-      for (const w of new Set(words(e.phrase).map(singularWord))) {
-        set.add(w);
-        counts.set(w, (counts.get(w) ?? 0) + 1);
-      }
+      let counts = titleWords.get(code);
+      if (!counts) titleWords.set(code, (counts = new Map()));
+      for (const w of new Set(words(e.phrase).map(singularWord))) counts.set(w, (counts.get(w) ?? 0) + 1);
     }
   }
   const documentFrequency = new Map<string, number>();
-  for (const set of titleWords.values()) for (const w of set) documentFrequency.set(w, (documentFrequency.get(w) ?? 0) + 1);
+  for (const counts of titleWords.values()) for (const w of counts.keys()) documentFrequency.set(w, (documentFrequency.get(w) ?? 0) + 1);
   const occupationCount = titleWords.size;
   built = {
     byKey,
     byExact,
     contextFit(code, contextWords) {
-      const set = titleWords.get(code);
-      if (!set) return 0;
+      const counts = titleWords.get(code);
+      if (!counts) return 0;
       let fit = 0;
       // A word in only one or two occupations' titles is as often a stray word of another language
       // ("caixa", "piani") or an odd listed title as a clue: only words some occupations share count.
       for (const w of new Set(contextWords.map(singularWord))) {
         const df = documentFrequency.get(w) ?? 0;
-        if (set.has(w) && df >= MIN_CONTEXT_WORD_OCCUPATIONS) fit += Math.log(occupationCount / df);
+        if (counts.has(w) && df >= MIN_CONTEXT_WORD_OCCUPATIONS) fit += Math.log(occupationCount / df);
       }
       return fit;
     },
     closestByWords(contextWords) {
       let best: { code: string; fit: number; score: number } | undefined;
       const unique = [...new Set(contextWords.map(singularWord))];
-      for (const [code, counts] of titlesWithWord) {
+      for (const [code, counts] of titleWords) {
         let fit = 0;
         let score = 0;
         const titles = titleCount.get(code) ?? 1;
