@@ -25,6 +25,10 @@ const LIST_GAP =
 
 /** A place's identity among mentions: the metro, or the gazetteer place. */
 const identity = (m: Mention) => m.metro?.metroId ?? m.place.id;
+/** Words that make the name after them a town's ("city council in", "the town of"). */
+const TOWN_BEFORE = /\b(?:(?:city|town|borough|district) council (?:in|of|for)|the (?:city|town) of|(?:city|town) of)\s+$/i;
+/** Words that make the name before them a town's ("city centre", "town center"). */
+const TOWN_AFTER = /^\s+(?:city|town) cent(?:re|er)\b/i;
 
 /** Countries the brief names or implies (qualifiers, regions, metros, "£"), to choose among same-named places. */
 function briefCountries(text: string, mentions: readonly Mention[]): Set<string> {
@@ -86,6 +90,16 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
       m.place = area;
       m.metro = undefined;
     }
+  }
+  // …and a region's name written as a town's is the town: "the city council in Canterbury" is
+  // Kent's city, not New Zealand's region; so is "Canterbury city centre".
+  for (const m of all) {
+    if (m.qualified || m.place.kind !== 'region') continue;
+    const before = text.slice(Math.max(0, m.start - 30), m.start);
+    const after = text.slice(m.end, m.end + 16);
+    if (!TOWN_BEFORE.test(before) && !TOWN_AFTER.test(after)) continue;
+    const town = m.candidates.find((c) => c.kind === 'city');
+    if (town) m.place = town;
   }
   // Same-named places: the one in a country the rest of the brief names ("Richmond" with
   // "Virginia" elsewhere, "Cambridge" in a brief paid in £), a metro's alias included.

@@ -8,6 +8,7 @@ import wordAbbreviationData from '../reference/data/title-word-abbreviations.jso
 import { SENIORITY_TITLE_WORDS } from '../reference/taxonomy';
 import { BRIEF_SENIORITY_WORDS, FAMILY_AREAS, NO_FAMILY, ROLE_PHRASES, type RolePhrase } from '../reference/role-vocabulary';
 import { occupationVocabulary, type OccupationPhrase } from '../reference/occupation-titles';
+import { singularWord } from '../reference/occupations';
 import type { Seniority } from '../domain/profile';
 import { words } from '../ranking/title-match';
 import { editDistance } from '../domain/edit-distance';
@@ -261,7 +262,8 @@ function correction(word: string): string | undefined {
     .map((w) => ({ w, d: editDistance(word, w, max), heads: heads.get(w) ?? 0 }))
     .filter((c) => c.d <= max)
     .sort((a, b) => a.d - b.d || b.heads - a.heads);
-  const [best, next] = candidates;
+  // A word and its plural equally near are one word ("controll" is "control", not "controls").
+  const [best, next] = candidates.filter((c) => !candidates.some((b) => b.d === c.d && b.w !== c.w && b.w === singularWord(c.w)));
   if (!best) return undefined;
   return next && next.d === best.d && next.heads === best.heads ? undefined : best.w;
 }

@@ -96,6 +96,8 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     expect(read('CRTs (casual relief teachers) - primary schools, Bunbury').occupations?.[0]).toMatch(/^25-/);
     // A misspelt "-ing" department word is corrected; a verb form is not a role ("trained" is no trainer).
     expect(read('acounting manager, xero, melbourne CBD')).toMatchObject({ family: 'accounting', metro: 'melbourne', seniority: ['manager'] });
+    // A misspelt word nearest a word and its plural is the word ("controll" is no controller).
+    expect(read('pest controll tech (termite inspections), Gold Coast')).toMatchObject({ occupations: ['37-2021.00'] });
     // A role the brief says it is not hiring is not the one asked for.
     expect(read('VP Finance, SaaS, board reporting; we are not hiring a CFO for this')).toMatchObject({ titles: ['VP of Finance'], seniority: ['vp'] });
   });

@@ -26,6 +26,9 @@ describe('the brief reader reads places anywhere', () => {
     expect(placesRead('Dairy herd manager near Hamilton (Waikato)')[0]).toMatch(/^Hamilton, Waikato Region, New Zealand/);
     // A city abroad wins over a bigger region only under its own name: GeoNames also calls Hong Kong "Victoria".
     expect(placesRead('Occupational therapist, regional Victoria')).toEqual(['Victoria, Australia']);
+    // …but a region's name written as a town's is the town.
+    expect(placesRead('Civil enforcement officers for the city council in Canterbury')[0]).toMatch(/^Canterbury, England/);
+    expect(placesRead('Farm hands across Canterbury')).toEqual(['Canterbury, New Zealand']);
     // A region named only by its bearing is no foreign region: "East Midlands" is not Zimbabwe's Midlands.
     expect(placesRead('QA engineer, East Midlands')).toEqual([]);
     expect(placesRead('Accountant, the South East of England')).toEqual(['England, United Kingdom']);
