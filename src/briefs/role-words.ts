@@ -98,7 +98,10 @@ export function phraseTables(): Tables {
     [byExact, vocabulary.byExact],
   ] as const) {
     for (const [key, p] of phrases) {
-      if (map.has(key) || key.split(' ').length > MAX_PHRASE_WORDS || seniorityWords.has(key.toLowerCase())) continue;
+      // …except that the project's recruiter terms outrank titles the families took from O*NET's lists
+      // ("heating engineer" is a UK heating technician, not O*NET's alternate title for mechanical engineers).
+      const curatedOnlyFromOnet = p.recruiterTerm && map.get(key)?.every((c) => c.source === 'onet');
+      if ((map.has(key) && !curatedOnlyFromOnet) || key.split(' ').length > MAX_PHRASE_WORDS || seniorityWords.has(key.toLowerCase())) continue;
       if (!p.exact && !key.includes(' ') && !p.recruiterTerm && (GENERIC_WORDS.has(key) || !ROLE_NOUN.test(key))) continue;
       map.set(key, [vocabularyPhrase(p)]);
     }
