@@ -11,7 +11,7 @@ import { choosePlace } from '../reference/place-resolution';
 import { canonicalSkill, METROS } from '../reference/taxonomy';
 import { editDistance } from '../domain/edit-distance';
 import type { SpanClaims } from './span-claims';
-import { insideParentheses, isRoleWord } from './role-words';
+import { insideParentheses, isRoleWord, ROLE_NOUN } from './role-words';
 
 /** A place name of more words than this is not looked up (longest: "Frankfurt am Main", "Saint-Jean-sur-Richelieu"). */
 const MAX_NAME_WORDS = 6;
@@ -152,9 +152,12 @@ const TOWN_FACILITY =
   /^[ \t]+(?:general[ \t]+)?(?:hospital|infirmary|airport|university|college|council|city council|port|station|prison|crown court|clinic)\b/i;
 /** A name followed by this ends there ("in Mobile, AL", "in Reading or Oxford"), not inside a phrase ("in Mobile apps"). */
 const ENDS_PHRASE = /^(?:\s*$|\s*[,.;:!?)\]/|&\n]|\s+(?:or|and)\b|\s+[-–—]\s)/i;
-/** Words before a place that make it the company's, not the role's ("headquartered in", "offices in"). */
+/**
+ * Words before a place that make it the company's, not the role's ("headquartered in", "offices in"), or
+ * a place the role only visits or is reckoned from ("the odd day at our Sligo plant", "four hours north of Brisbane").
+ */
 const COMPANY_PLACE_CUES =
-  /\b(?:headquarter\w*|hq|offices|founded|customers|clients|presence|across|as well as|including|studios?|sites|(?<!(?:hybrid|remote|work|working) )from our|sister (?:team|company|office)|parent company|head office|main office|meets|meetings|konzernzentrale|hauptsitz|zentrale|hoofdkantoor|siège|sede central|(?:done|spent) time|worked|experience (?:in|at)|(?:rest of (?:the |our )?(?:\w+ )?team|other teams?|colleagues|founders|ceo|cfo|cto|coo|dpo|gc|boss|(?:our|biggest|largest|main|key|anchor)\s+(?:\w+\s+)?(?:customer|client|partner)s?)\s+(?:who\s+)?(?:is|are|sits?|sitting|works?|lives?)\s+(?:based\s+)?(?:in|out of))\b/gi;
+  /\b(?:headquarter\w*|hq|offices|founded|customers|clients|presence|across|as well as|including|studios?|sites|(?<!(?:hybrid|remote|work|working) )from our|sister (?:team|company|office)|parent company|head office|main office|meets|meetings|konzernzentrale|hauptsitz|zentrale|hoofdkantoor|siège|sede central|(?:done|spent) time|worked|experience (?:in|at)|(?:the )?odd (?:day|visit|trip)s?|occasional(?:ly)?(?: \w+)?|(?:some|occasional|regular) (?:travel|trips?|visits?) to|(?:hours?|hrs?|minutes?|mins?)(?:'s)?\s+(?:drive\s+)?(?:(?:north|south|east|west)(?:-?(?:east|west))?\s+of|from|away from|outside(?: of)?)|(?:rest of (?:the |our )?(?:\w+ )?team|other teams?|colleagues|founders|ceo|cfo|cto|coo|dpo|gc|boss|(?:our|biggest|largest|main|key|anchor)\s+(?:\w+\s+)?(?:customer|client|partner)s?)\s+(?:who\s+)?(?:is|are|sits?|sitting|works?|lives?)\s+(?:based\s+)?(?:in|out of))\b/gi;
 /** A person's name, not a place: "reports to Florence", "contact Jackson", "Dr. Lincoln". */
 const PERSON_CUE = /\b(?:report(?:s|ing)?\s+(?:in)?to|contact|ask\s+for|speak\s+(?:to|with)|e-?mail|attn:?|mr\.?|ms\.?|mrs\.?|dr\.?)\s*$/i;
 /** "not Victoria BC", "NOT Portland OR", "(not Richmond BC!)": a place ruled out. */
@@ -205,7 +208,7 @@ interface Found {
 /** The longest known name starting at token `i` and written as a place is written, or undefined. */
 /** Capitalised words that may stand before a place's name: "Greater London", "Central Tokyo", "Hybrid Leeds". */
 const NAME_MODIFIERS =
-  /^(?:Greater|Central|Downtown|Uptown|Midtown|North|South|East|West|Northern|Southern|Eastern|Western|Metro|Inner|Outer|Upper|Lower|Old|New|Hybrid|Remote|Onsite|Based|Near|In|At|Location|Locations|Office|Relocate|Relocation|Or|And|Either|The|Our|Your|From|To|Within|Around|Outside|Only|Anywhere|Candidates|City|Region|Area|Standort|Arbeitsort|Einsatzort|Raum|Großraum|Ganz|Innerhalb|Büro|Sede|Lieu|Locatie|Kantoor)$/;
+  /^(?:Greater|Central|Downtown|Uptown|Midtown|North|South|East|West|Northern|Southern|Eastern|Western|Metro|Inner|Outer|Upper|Lower|Old|New|Hybrid|Remote|Onsite|Based|Near|In|At|Location|Locations|Office|Relocate|Relocation|Or|And|Either|The|Our|Your|From|To|Within|Around|Outside|Only|Anywhere|Candidates|City|Region|Area|Standort|Arbeitsort|Einsatzort|Raum|Großraum|Ganz|Innerhalb|Büro|Sede|Lieu|Locatie|Kantoor|Flughafen|Hauptbahnhof|Klinikum|Aeropuerto|Aeroporto|Aéroport|Hospital|Hôpital|Ospedale|Port|Porto|Puerto|Airport|Universität|Universidad|Université|Università)$/;
 /** Words of districts' names anywhere: "Old Town", "City Centre", "Harbour Front". */
 const GENERIC_PLACE_WORDS = new Set(
   'old new town city centre center downtown uptown midtown village harbour harbor port north south east west upper lower central park hill hills heights bay beach market square quarter district'.split(
@@ -481,6 +484,8 @@ function evidence(text: string, m: Mention, key: string): Mention['evidence'] {
     !isRoleWord(nameBefore.toLowerCase())
   )
     return 'none';
+  // A town called by a role word ("Officer", Victoria) is that town only after a close cue: "HSE Officer" is a role.
+  if (!m.qualified && !m.metro && isRoleWord(key) && ROLE_NOUN.test(key) && !closeCue) return 'none';
   if (m.place.kind === 'region' && /^[A-Z]{2,3}$/.test(m.written)) return cued ? 'solid' : 'none';
   // A region named only by its bearing ("East", "North East", "Midlands") is as often a part of
   // another country ("the North East of England", "East Midlands"): only with its country.
@@ -489,6 +494,8 @@ function evidence(text: string, m: Mention, key: string): Mention['evidence'] {
   // close cue ("(meta, tiktok)" is no Colombian department).
   if (!/^[\p{Lu}\p{N}]/u.test(m.written)) {
     if (m.place.kind === 'region') return closeCue ? 'solid' : 'none';
+    // Only another name of the place, in lower case, is a word first ("para" is Spanish for "for", not Belém).
+    if (!g.isOwnName(key, m.place)) return closeCue ? 'solid' : 'none';
     return m.place.population >= LOWER_CASE_MIN_POPULATION || cued ? 'solid' : 'none';
   }
   // A word, a given name, a short name or only another name of the place (GeoNames lists historic and

@@ -25,6 +25,8 @@ const LIST_GAP =
 
 /** A place's identity among mentions: the metro, or the gazetteer place. */
 const identity = (m: Mention) => m.metro?.metroId ?? m.place.id;
+/** How near another named town a namesake must lie to be the one meant ("Grantham and Boston"). */
+const NAMESAKE_NEAR_KM = 80;
 /** Words that make the name after them a town's ("city council in", "the town of"). */
 const TOWN_BEFORE = /\b(?:(?:city|town|borough|district) council (?:in|of|for)|the (?:city|town) of|(?:city|town) of)\s+$/i;
 /** Words that make the name before them a town's ("city centre", "town center"). */
@@ -73,7 +75,7 @@ export interface PlaceReading {
 
 export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
   const found = lists(text, placeMentions(text, taken));
-  const districts = districtsAbroad(found.flat());
+  const districts = new Set([...districtsAbroad(found.flat()), ...countiesAbroad(text, found.flat())]);
   const groups = found.map((g) => g.filter((m) => !districts.has(m))).filter((g) => g.length > 0);
   if (groups.length === 0) return {};
   const all = groups.flat();
@@ -113,6 +115,18 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
     const local = m.candidates.find((c) => c.kind === m.place.kind && countries.has(c.country));
     if (!local) continue;
     m.place = local;
+    m.metro = undefined;
+  }
+  // A name whose namesake lies right beside another town the brief names is that namesake, an old
+  // metro's name too: "our Grantham and Boston (Lincs) stores" is Lincolnshire's Boston, 40 km away.
+  for (const m of all) {
+    if (m.qualified || m.place.kind !== 'city') continue;
+    const towns = all.filter((x) => x !== m && x.place.kind === 'city' && x.place.country !== m.place.country);
+    const near = (c: GazetteerPlace) => towns.some((x) => distanceKm(c.lat, c.lon, x.place.lat, x.place.lon) <= NAMESAKE_NEAR_KM);
+    if (towns.length === 0 || near(m.place)) continue;
+    const namesake = m.candidates.find((c) => c.kind === 'city' && c.id !== m.place.id && near(c));
+    if (!namesake) continue;
+    m.place = namesake;
     m.metro = undefined;
   }
   // A name written again without its qualifier is the place it named first ("Greenville, SC … within 20 miles of Greenville").
@@ -238,6 +252,20 @@ function districtsAbroad(all: readonly Mention[]): Set<Mention> {
   );
 }
 
+/**
+ * A smaller town abroad written right after a town and a comma is that town's county or district:
+ * "Taunton, Somerset" is not Somerset, Massachusetts (the gazetteer holds first-level regions only).
+ */
+function countiesAbroad(text: string, all: readonly Mention[]): Set<Mention> {
+  return new Set(
+    all.filter((m) => {
+      if (m.qualified || m.metro || m.place.kind !== 'city') return false;
+      const town = all.find((x) => x.end < m.start && /^\s*,\s*$/.test(text.slice(x.end, m.start)));
+      return !!town && town.place.kind === 'city' && town.place.country !== m.place.country && town.place.population > m.place.population;
+    }),
+  );
+}
+
 /** "anywhere in Mexico", "remote within Maine", "Mexico-wide": the name is an area, not its capital ("remote, based in Berlin" is the city). */
 function acrossArea(text: string, m: Mention): boolean {
   const before = text.slice(Math.max(0, m.start - 25), m.start);
@@ -289,7 +317,7 @@ interface RadiusPhrase {
   km: number;
 }
 
-/** "within 30 miles of", "up to 50 km from", "max. 50 km Umkreis", "a 30-mile radius", "commutable to". */
+/** "within 30 miles of", "up to 50 km from", "max. 50 km Umkreis", "inom 80 km från", "a 30-mile radius", "commutable to". */
 function radiusPhrases(text: string): RadiusPhrase[] {
   const out: RadiusPhrase[] = [];
   const distance = /(?<![\p{L}\p{N}.,])(\d{1,3}(?:[.,]\d)?)[ \t]*-?[ \t]*(km|kms|kilomet(?:er|re)s?|mi|miles?)(?![\p{L}])/giu;
@@ -298,10 +326,10 @@ function radiusPhrases(text: string): RadiusPhrase[] {
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 25);
     // "within ~30 km", "Poznan + 30 km max", "a 20mi radius".
     const asked =
-      /(?:\b(?:within|up to|max\.?|maximum|no more than|less than|under|radius|inside|a|raio|radio|rayon|straal|umkreis|promieniu)|\+)\s*(?:of\s*|de\s*|van\s*|von\s*)?(?:a\s*)?(?:~|ca\.?|c\.|approx(?:\.|imately)?|about|around|roughly)?\s*$/i.test(
+      /(?:\b(?:within|up to|max\.?|maximum|no more than|less than|under|radius|inside|a|raio|radio|rayon|straal|umkreis|promieniu|inom|innen|inden for|indenfor|entro|binnen|bis zu|hasta|até|à moins de|a menos de|do)|\+)\s*(?:of\s*|de\s*|van\s*|von\s*)?(?:a\s*)?(?:~|ca\.?|c\.|approx(?:\.|imately)?|about|around|roughly)?\s*$/i.test(
         before,
       );
-    const radiusAfter = /^\s*(?:radius|umkreis|of|from|away|out|around|commute|drive|max\b|maximum)\b/i.test(after);
+    const radiusAfter = /^\s*(?:radius|umkreis|of|from|away|out|around|commute|drive|max\b|maximum|från|fra|fran|von|de|da|od)\b/i.test(after);
     if (!asked && !radiusAfter) continue;
     const n = Number(m[1].replace(',', '.'));
     const km = /^k/i.test(m[2]) ? n : n * KM_PER_MILE;

@@ -6,6 +6,7 @@
  */
 import { NO_FAMILY, type RolePhrase } from '../reference/role-vocabulary';
 import { occupationVocabulary } from '../reference/occupation-titles';
+import { gazetteer } from '../reference/gazetteer';
 import { singularWord } from '../reference/occupations';
 import { canonicalSkill } from '../reference/taxonomy';
 import type { Seniority } from '../domain/profile';
@@ -16,6 +17,7 @@ import {
   GENERIC_WORDS,
   HIRING_CUES,
   insideParentheses,
+  isRoleWord,
   lastCueEnd,
   levelAfter,
   levelsBefore,
@@ -75,6 +77,8 @@ export function exactMentions(text: string, tokens: Token[], firstLineEnd: numbe
       const twoLetters = found?.every((p) => p.exact && p.occupations && p.phrase.replace(/[^A-Za-z]/g, '').length <= 2);
       if (found && !(twoLetters && window[n - 1].end > openingEnd)) hit = { n, phrases: found };
     }
+    // A word only O*NET knows as a title, capitalised inside a place's name, is the place's ("Rivers State").
+    if (hit && hit.n === 1 && hit.phrases.every((p) => p.source === 'onet' && p.family === NO_FAMILY) && partOfPlaceName(text, tokens, i)) hit = undefined;
     if (!hit) {
       i += 1;
       continue;
@@ -110,6 +114,13 @@ export function exactMentions(text: string, tokens: Token[], firstLineEnd: numbe
     i += hit.n + (after ? 1 : 0);
   }
   return out;
+}
+
+/** Whether a capitalised word and the capitalised word after it name a place ("Rivers State", "Cape Coast"). */
+function partOfPlaceName(text: string, tokens: Token[], i: number): boolean {
+  const [word, next] = [tokens[i], tokens[i + 1]];
+  if (!next || !/^\p{Lu}/u.test(word.text) || !/^\p{Lu}/u.test(next.text) || !/^[ \t]+$/.test(text.slice(word.end, next.start))) return false;
+  return gazetteer().named(`${word.text} ${next.text}`).length > 0;
 }
 
 /** Level heads of "<head> <department>" ("Head of Engineering", "VP Eng", "Director, Sales"). */
@@ -287,7 +298,9 @@ export function similarMentions(
       const last = span[n - 1];
       if (STOP_SPAN_WORDS.has(first.lower) || STOP_SPAN_WORDS.has(last.lower) || levelWords.has(first.lower) || levelWords.has(last.lower)) continue;
       if (span.some((t, x) => x > 0 && !/^[\s\-/&']{1,3}$/.test(text.slice(span[x - 1].end, t.start)))) continue;
-      if (taken(first.start, last.end)) continue;
+      if (taken(first.start, last.end) || (n === 1 && partOfPlaceName(text, tokens, i))) continue;
+      // A word the titles use, spelt right, is no misspelling of another ("weed control" is no controller).
+      if (n === 1 && !first.corrected && isRoleWord(first.lower) && !ROLE_NOUN.test(first.lower)) continue;
       // After a modal or "to", a word is a verb ("can program PLCs", "to design circuits").
       if (/\b(?:can|could|to|will|would|must|should|you'll|we'll)\s+$/i.test(text.slice(Math.max(0, first.start - 12), first.start))) continue;
       // A field's label names no one ("Job title: …", "Location: …").

@@ -136,6 +136,7 @@ const FAMILY_TITLES: Record<string, Record<string, string>> = familyTitleData.ti
 /** "Chefs" → "Chef", "Attorneys" → "Attorney", "Boss" stays. */
 export function singularWord(word: string): string {
   if (/[^s]ies$/i.test(word)) return `${word.slice(0, -3)}y`;
+  if (/wives$/i.test(word)) return `${word.slice(0, -3)}fe`; // "midwives"
   if (/sses$/i.test(word)) return word.slice(0, -2); // "waitresses", "businesses"
   if (/(?:ss|us|is)$/i.test(word)) return word;
   if (/(?:ches|shes|xes)$/i.test(word)) return word.slice(0, -2);

@@ -98,6 +98,11 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     expect(read('acounting manager, xero, melbourne CBD')).toMatchObject({ family: 'accounting', metro: 'melbourne', seniority: ['manager'] });
     // A misspelt word nearest a word and its plural is the word ("controll" is no controller).
     expect(read('pest controll tech (termite inspections), Gold Coast')).toMatchObject({ occupations: ['37-2021.00'] });
+    // A right-spelt word is no misspelling of another ("weed control" is no controller); "midwife" is the singular of "Midwives".
+    expect(read('looking for someone to run fertilizer and weed control rounds on residential lawns').occupations?.[0]).toBe('37-3012.00');
+    expect(read('Band 6 community midwife, Hereford – continuity of carer team').occupations?.[0]).toBe('29-9099.01');
+    // Health-and-safety abbreviations ("HSE", "WHS") are safety titles.
+    expect(read('WHS Advisor for a civil contractor, Brisbane').occupations?.[0]).toBe('19-5011.00');
     // A role the brief says it is not hiring is not the one asked for.
     expect(read('VP Finance, SaaS, board reporting; we are not hiring a CFO for this')).toMatchObject({ titles: ['VP of Finance'], seniority: ['vp'] });
   });

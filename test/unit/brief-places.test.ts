@@ -29,6 +29,14 @@ describe('the brief reader reads places anywhere', () => {
     // …but a region's name written as a town's is the town.
     expect(placesRead('Civil enforcement officers for the city council in Canterbury')[0]).toMatch(/^Canterbury, England/);
     expect(placesRead('Farm hands across Canterbury')).toEqual(['Canterbury, New Zealand']);
+    // A namesake beside another town the brief names is the one meant; a smaller town abroad after a town is its county.
+    expect(placesRead('Hearing aid audiologist for our Grantham and Boston (Lincs) stores')).toEqual([
+      'Grantham, England, United Kingdom (40 km)',
+      'Boston, England, United Kingdom (40 km)',
+    ]);
+    expect(placesRead('Landscape architect for a small practice in Taunton, Somerset')).toEqual(['Taunton, England, United Kingdom (40 km)']);
+    // A place in a role's name is no place ("HSE Officer"), nor a role word in a place's name ("Rivers State").
+    expect(placesRead('HSE Officer (oil & gas construction)\nLocation: Rivers State, with site rotations')).toEqual(['Rivers State, Nigeria']);
     // A region named only by its bearing is no foreign region: "East Midlands" is not Zimbabwe's Midlands.
     expect(placesRead('QA engineer, East Midlands')).toEqual([]);
     expect(placesRead('Accountant, the South East of England')).toEqual(['England, United Kingdom']);
@@ -99,6 +107,10 @@ describe('the brief reader reads places anywhere', () => {
   });
 
   it('reads radius phrases in miles and km, and a commuting radius', () => {
+    expect(placesRead('Skördarförare sökes, boende inom 80 km från Umeå')).toEqual(['Umeå, Västerbotten, Sweden (80 km)']);
+    // Other languages' words and places' foreign names: "para" is no Belém, "Flughafen Nürnberg" is Nuremberg.
+    expect(placesRead('Entrenador/a de fútbol base para infantil, escuela de fútbol en Alicante')[0]).toMatch(/^Alicante/);
+    expect(placesRead('Flugzeugbetanker (m/w/d) am Flughafen Nürnberg – Schichtdienst')[0]).toMatch(/^Nuremberg/);
     expect(placesRead('Civil engineer within 30 miles of Albuquerque, NM')).toEqual(['Albuquerque, New Mexico, United States (48 km)']);
     expect(placesRead('Electrician, up to 50 km from Lyon')).toEqual(['Lyon, Auvergne-Rhône-Alpes, France (50 km)']);
     expect(placesRead('Bookkeeper, commutable to Cardiff')).toEqual(['Cardiff, Wales, United Kingdom (50 km)']);
@@ -125,6 +137,11 @@ describe('the brief reader reads places anywhere', () => {
   });
 
   it("keeps the company's places apart from the role's", () => {
+    // A place the role only visits, or that the text reckons from, is not the role's.
+    expect(placesRead('Project coordinator for a med-device maker, Athlone, with the odd day at our Sligo plant')).toEqual([
+      'Athlone, Leinster, Ireland (40 km)',
+    ]);
+    expect(placesRead('Emergency physician, Bundaberg Hospital. Bundaberg is about four hours north of Brisbane.')[0]).toMatch(/^Bundaberg/);
     expect(placesRead('Headquartered in Hamburg, we are hiring a warehouse manager based in Leipzig.')).toEqual(['Leipzig, Saxony, Germany (40 km)']);
     expect(placesRead('Head of Product — Kyoto, business-level Japanese. Our biggest customer is in Nagoya, so expect regular visits')).toEqual([
       'Kyoto, Japan (40 km)',
