@@ -401,6 +401,38 @@ function roleAsWritten(phrase: string): string | undefined {
   // The head is a word some listed title ends in ("rigger", "guide"), not any word ending in "er".
   return (titleHeads().get(singularWord(last)) ?? 0) >= MIN_TITLES_OF_HEAD ? written.join(' ') : undefined;
 }
+/** Gender marks of a job ad's title in European languages: "(m/w/d)", "(h/f)", "(f/m/x)", "(k/m)". */
+const GENDER_MARK = /\(\s*(?:[mwfdhxkv]|div|i)(?:\s*\/\s*(?:[mwfdhxkv]|div|i)){1,3}\s*\)/i;
+/** A title's feminine ending written beside it: "Goldschmied/in", "Entrenador/a", "Kaufmann/-frau". */
+const PAIRED_ENDING = /^\p{L}+\s*\/\s*-?(?:in|a|e|ice|frau|ka)\b/iu;
+/** Words that say "wanted" in other languages, before or after the title ("Cercasi sarta", "Skördarförare sökes"). */
+const FOREIGN_WANTED =
+  /\b(?:gesucht|sökes|söker|søkes|søger|haetaan|cercasi|cerchiamo|se busca|se necesita|buscamos|precisa-se|procuramos|contratamos|recrutons|recherchons|on recrute|gezocht|zoeken|poszukujemy|zatrudnimy|hledáme)\b/i;
+
+/**
+ * The title of a job ad in another language, as written, when nothing else names the role
+ * ("Goldschmied/in (m/w/d) für unsere Werkstatt" → "Goldschmied"): its gender marks or a word for
+ * "wanted" say a title opens the ad. Live sources search job titles as text, so it is still a search.
+ */
+export function foreignAdTitle(text: string): string | undefined {
+  const firstLine = text.slice(0, 200).split('\n')[0];
+  const pair = /^(\p{L}{4})\p{L}*\s*\/\s*(\p{L}{4})/u.exec(firstLine.trim());
+  const gendered = !!pair && pair[1].toLowerCase() === pair[2].toLowerCase(); // "Animateur / animatrice"
+  if (!GENDER_MARK.test(firstLine) && !PAIRED_ENDING.test(firstLine.trim()) && !gendered && !FOREIGN_WANTED.test(firstLine)) return undefined;
+  const marked = GENDER_MARK.exec(firstLine);
+  const opening = (marked ? firstLine.slice(0, marked.index) : firstLine)
+    .replace(FOREIGN_WANTED, ' ')
+    // The title ends where what it is for begins ("sarta con esperienza", "Trainer für unsere Kinder").
+    .split(/\s(?:für|am|im|bei|in|zur|zum|con|per|para|pour|en|au|aux|voor|bij|till|för|på|i|w|na|for|at|with)\s/i)[0]
+    .split(/[,;:()|.!?]|\s[-–—]\s|[–—]/)[0]
+    .split(/\s+\/\s+/)[0]
+    .replace(/\/\s*-?\p{L}+/gu, '')
+    .trim();
+  const written = opening.split(/\s+/).filter(Boolean);
+  if (written.length === 0 || written.length > 4 || !written.some((w) => /\p{L}{4,}/u.test(w))) return undefined;
+  return written.join(' ');
+}
+
 /** Listed titles a head word must end, at least ("guide" ends dozens; "new" ends a stray one). */
 const MIN_TITLES_OF_HEAD = 5;
 let heads: Map<string, number> | undefined;

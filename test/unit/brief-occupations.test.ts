@@ -101,6 +101,9 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     // A right-spelt word is no misspelling of another ("weed control" is no controller); "midwife" is the singular of "Midwives".
     expect(read('looking for someone to run fertilizer and weed control rounds on residential lawns').occupations?.[0]).toBe('37-3012.00');
     expect(read('Band 6 community midwife, Hereford – continuity of carer team').occupations?.[0]).toBe('29-9099.01');
+    // A job ad in another language names no O*NET title: its title as written is searched, not refused.
+    expect(read('Goldschmied/in (m/w/d) für unsere Werkstatt in Pforzheim – Löten, Fassen')).toMatchObject({ titles: ['Goldschmied'] });
+    expect(read('Cercasi sarta/sarto con esperienza per riparazioni, laboratorio a Biella').titles).toEqual(['sarta']);
     // Health-and-safety abbreviations ("HSE", "WHS") are safety titles.
     expect(read('WHS Advisor for a civil contractor, Brisbane').occupations?.[0]).toBe('19-5011.00');
     // A role the brief says it is not hiring is not the one asked for.
