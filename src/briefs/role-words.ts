@@ -145,12 +145,13 @@ const COLLEAGUE_CUES =
 const VERB_BEFORE_LEAD = /\b(?:to|will|you'll|you will|help|helps|can|who|and)\s*$/i;
 
 /**
- * A word that names a person by what they do ("carpenter", "pharmacist", "electrician", "chef"):
+ * A word that names a person by what they do ("carpenter", "pharmacist", "electrician", "chef",
+ * "histotech"; not "biotech" or "fintech", which are industries):
  * one O*NET word outside the families counts only if it looks like one ("Class", "Hospital",
  * "models" and "trained" are O*NET titles or parts of them, and no roles in a brief).
  */
 export const ROLE_NOUN =
-  /(?:er|or|ist|ian|ant|(?<!m)ent|eer|ee|man|men|woman|person|smith|wright|chef|cook|nurse|aide|clerk|guard|nanny|nannies|vet|judge|tutor|maid|pilot|host|hostess|coach|poet|scout|porter|usher|lawyer|priest|monk|nun|barista|medic|doctor|dentist|surgeon|midwife|rabbi|imam|pastor|chaplain|sheriff|marshal|architect|mechanic|chauffeur|masseur|detective|critic|midwives|deckhand|stagehand|derrickhand|floorhand|mason|actuary|actuaries|paralegal|secretary|attorney|vicar|bishop|deacon|concierge|orderlies|bailiff|jockey|umpire|acrobat|clown|doula|osteopath|naturopath|constable|valet|barback|busboy|caddie|bellhop|governess|shepherd|lumberjack|roustabout|roughneck|stevedore|boatswain|bosun|registrar|missionary|sexton|waitress|actress|ballerina|baritone|deejay|athlete|seamstress|jackaroo|chaperone|barkeep|waitstaff)s?$/;
+  /(?:er|or|ist|ian|ant|(?<!m)ent|eer|ee|man|men|woman|person|smith|wright|chef|cook|nurse|aide|clerk|guard|nanny|nannies|vet|judge|tutor|maid|pilot|host|hostess|coach|poet|scout|porter|usher|lawyer|priest|monk|nun|barista|medic|doctor|dentist|surgeon|midwife|rabbi|imam|pastor|chaplain|sheriff|marshal|architect|mechanic|chauffeur|masseur|detective|critic|midwives|deckhand|stagehand|derrickhand|floorhand|mason|actuary|actuaries|paralegal|secretary|attorney|vicar|bishop|deacon|concierge|orderlies|bailiff|jockey|umpire|acrobat|clown|doula|osteopath|naturopath|constable|valet|barback|busboy|caddie|bellhop|governess|shepherd|lumberjack|roustabout|roughneck|stevedore|boatswain|bosun|registrar|missionary|sexton|waitress|actress|ballerina|baritone|deejay|athlete|seamstress|jackaroo|chaperone|barkeep|waitstaff|(?<=^[a-z]{3,})(?<!(?:bio|fin|med|ed|prop|insur|reg|clean|agri|ag|legal|mar|ad|health|high|food|gov|climate|deep|retail|travel|auto|nano|info|wealth|fashion|pet|beauty|sport|space|green|geo|sales|fem|pro|hi))tech)s?$/;
 
 /** Whether a position is inside parentheses on its line. */
 export function insideParentheses(text: string, at: number): boolean {
