@@ -69,6 +69,7 @@ export function exactMentions(text: string, tokens: Token[], firstLineEnd: numbe
       const found =
         byWords.get(lower.join(' ')) ??
         (lastLower ? byWords.get([...lower.slice(0, -1), lastLower].join(' ')) : undefined) ??
+        (n === 1 ? byWords.get(compoundKey(lower[0], byWords) ?? '') : undefined) ??
         byExact.get(written.join(' ')) ??
         (lastWritten ? byExact.get([...written.slice(0, -1), lastWritten].join(' ')) : undefined);
       // A two-letter abbreviation only O*NET knows is a state, a degree or a word as often as a role
@@ -114,6 +115,18 @@ export function exactMentions(text: string, tokens: Token[], firstLineEnd: numbe
     i += hit.n + (after ? 1 : 0);
   }
   return out;
+}
+
+/** A title written as one word that the vocabulary holds as two ("shotfirer" → "shot firer", "dogwalker"). */
+function compoundKey(word: string, byWords: ReadonlyMap<string, unknown>): string | undefined {
+  if (word.length < 7 || !/^[a-z]+$/.test(word) || isRoleWord(word)) return undefined;
+  for (let at = 3; at <= word.length - 3; at++) {
+    const key = `${word.slice(0, at)} ${word.slice(at)}`;
+    if (byWords.has(key)) return key;
+    const plural = singular(word.slice(at));
+    if (plural && byWords.has(`${word.slice(0, at)} ${plural}`)) return `${word.slice(0, at)} ${plural}`;
+  }
+  return undefined;
 }
 
 /** Whether a capitalised word and the capitalised word after it name a place ("Rivers State", "Cape Coast"). */

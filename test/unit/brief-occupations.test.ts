@@ -104,6 +104,8 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     // A job ad in another language names no O*NET title: its title as written is searched, not refused.
     expect(read('Goldschmied/in (m/w/d) für unsere Werkstatt in Pforzheim – Löten, Fassen')).toMatchObject({ titles: ['Goldschmied'] });
     expect(read('Cercasi sarta/sarto con esperienza per riparazioni, laboratorio a Biella').titles).toEqual(['sarta']);
+    // A title written as one word that O*NET writes as two.
+    expect(read('shotfirer - open cut coal, NSW shotfirer licence, 12hr rotating roster').occupations?.[0]).toBe('47-5032.00');
     // A word ending in "tech" is a technician ("histotech"), unless it is an industry ("biotech").
     expect(read('HTL(ASCP) histotech, 2nd shift – embedding, cutting, IHC. Altoona, PA').occupations?.[0]).toMatch(/^29-201[12]/);
     expect(read('Biotech startup hiring a lab manager in Boston').occupations?.[0]).toBe('11-9121.00');
