@@ -331,6 +331,8 @@ export function readRole(
   if (!top) return { spans, mentions, votes: ranked };
   const [family, points] = top;
   if (family === NO_FAMILY) return outsideReading(text, mentions, { spans, mentions, votes: ranked }, years);
+  const establishment = family === 'operations' ? establishmentManager(text, mentions) : undefined;
+  if (establishment) return outsideReading(text, [establishment], { spans, mentions, votes: ranked }, years);
   const ofFamily = mentions.filter((m) => phraseFor(m, family));
   const runnerUp = ranked[1]?.[1] ?? 0;
 
@@ -385,6 +387,29 @@ export function readRole(
   const seniority = readSeniority(text, leading, years);
   if (seniority) result.seniority = seniority;
   return result;
+}
+
+/** Words that make a general manager's establishment a hotel or a restaurant, and O*NET's managers of it. */
+const ESTABLISHMENTS: { words: RegExp; code: string }[] = [
+  { words: /\b(?:hotel|resort|motel|hostel|lodge|guest ?house|b&b|\d+[- ]keys?|\d+[- ](?:bed)?rooms?)\b/i, code: '11-9081.00' },
+  { words: /\b(?:restaurants?|bistro|caf[eé]|brasserie|pub|diner|qsr|fast[- ]casual|eatery|pizzeria|steakhouse|food ?hall)\b/i, code: '11-9051.00' },
+];
+/** How far into the brief its establishment is named. */
+const ESTABLISHMENT_WINDOW = 200;
+
+/**
+ * A general manager of a hotel or a restaurant runs that establishment: O*NET's lodging or food
+ * service managers, in no family ("General Manager – 142-key Boutique Resort"), not operations'.
+ */
+function establishmentManager(text: string, mentions: readonly RoleMention[]): RoleMention | undefined {
+  const strongest = [...mentions].sort((a, b) => b.weight - a.weight || a.start - b.start)[0];
+  if (!strongest || !/^(?:general manager|gm)$/.test(strongest.words)) return undefined;
+  const near = text.slice(0, Math.max(ESTABLISHMENT_WINDOW, strongest.end + ESTABLISHMENT_WINDOW));
+  const place = ESTABLISHMENTS.find((e) => e.words.test(near));
+  const own = place && occupations().byCode(place.code);
+  const phrase = own && occupationVocabulary().byKey.get(words(ownTitles(place.code)[0] ?? own.title).join(' '));
+  if (!place || !phrase) return undefined;
+  return { ...strongest, phrases: [{ ...vocabularyPhrase(phrase), occupations: [{ code: place.code, weight: 1 }] }] };
 }
 
 /** How sure a title copied from a job ad in another language is: only that it is the ad's title. */

@@ -104,6 +104,10 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     // A job ad in another language names no O*NET title: its title as written is searched, not refused.
     expect(read('Goldschmied/in (m/w/d) für unsere Werkstatt in Pforzheim – Löten, Fassen')).toMatchObject({ titles: ['Goldschmied'] });
     expect(read('Cercasi sarta/sarto con esperienza per riparazioni, laboratorio a Biella').titles).toEqual(['sarta']);
+    // A general manager of a hotel or a restaurant is its lodging or food service manager; of a software company, operations'.
+    expect(read('General Manager – 142-key Boutique Resort, Chiang Mai')).toMatchObject({ occupations: ['11-9081.00'] });
+    expect(read('General Manager – fast-casual restaurant, Cary NC').occupations).toEqual(['11-9051.00']);
+    expect(read('General Manager for a B2B SaaS company in Austin')).toMatchObject({ family: 'operations' });
     // A title written as one word that O*NET writes as two.
     expect(read('shotfirer - open cut coal, NSW shotfirer licence, 12hr rotating roster').occupations?.[0]).toBe('47-5032.00');
     // A word ending in "tech" is a technician ("histotech"), unless it is an industry ("biotech").
