@@ -141,12 +141,12 @@ function correction(key: string, memo: Map<string, string | undefined>): string 
 
 /** Words just before a place that make it where the role is ("based in", "Location:", "in"). */
 const ROLE_PLACE_CUES =
-  /(?:\bbased in|\blocated in|\blocation|\b(?:miles?|km|kms|kilomet\w+|mi)\s+(?:of|from)|\bin|\bnear|\baround|\bhybrid|\bon-?site|\bonsite|\boffice|\brelocat\w* to|\bremote|\bwithin commuting distance of|\bcommutable to|\bfrom|\bout of|\bcandidates in|\bpeople in|\bwithin|@)\W{0,3}(?:the\s+)?(?:\w+\s+)?$/i;
+  /(?:\bbased (?:in|at)|\blocated in|\blocation|\b(?:miles?|km|kms|kilomet\w+|mi)\s+(?:of|from)|\bin|\bnear|\baround|\bhybrid|\bon-?site|\bonsite|\boffice|\brelocat\w* to|\bremote|\bwithin commuting distance of|\bcommutable to|\bfrom|\bout of|\bcandidates in|\bpeople in|\bwithin|@)\W{0,3}(?:the\s+)?(?:\w+\s+)?$/i;
 /** A cue right before the name ("in Reading", "Location: Mobile"). */
 const CLOSE_CUE =
   /(?:\b(?:in|near|around|based|located|outside|standort|arbeitsort|einsatzort|(?:relocat\w*|mov\w*|commutable|commute) to|(?:reach|distance) of|(?:miles?|km|kilomet\w+|mi) (?:of|from)|(?:outskirts|city|area) of)|location\s*:|@)[ \t]*(?:the[ \t]+|our[ \t]+|downtown[ \t]+|central[ \t]+|greater[ \t]+)?$/i;
 /** Words right after a place that make it one ("Reading office", "Mobile-based", "Omaha plant"). */
-const AFTER_CUE = /^[ \t-]*(?:based|office|offices|area|metro|region|hq|campus|site|plant|facility|hub|cbd|city|downtown)\b/i;
+const AFTER_CUE = /^[ \t-]*(?:based|office|offices|area|metro|region|hq|campus|site|plant|facility|hub|cbd|city|downtown|base)\b/i;
 /** A town's own public places, named after it: "Dunedin Hospital", "Leeds General Infirmary", "Exeter Airport". */
 const TOWN_FACILITY =
   /^[ \t]+(?:general[ \t]+)?(?:hospital|infirmary|airport|university|college|council|city council|port|station|prison|crown court|clinic)\b/i;
@@ -157,7 +157,7 @@ const ENDS_PHRASE = /^(?:\s*$|\s*[,.;:!?)\]/|&\n]|\s+(?:or|and)\b|\s+[-–—]\s
  * a place the role only visits or is reckoned from ("the odd day at our Sligo plant", "four hours north of Brisbane").
  */
 const COMPANY_PLACE_CUES =
-  /\b(?:headquarter\w*|hq|offices|founded|customers|clients|presence|across|as well as|including|studios?|sites|(?<!(?:hybrid|remote|work|working) )from our|sister (?:team|company|office)|parent company|head office|main office|meets|meetings|konzernzentrale|hauptsitz|zentrale|hoofdkantoor|siège|sede central|(?:done|spent) time|worked|experience (?:in|at)|(?:the )?odd (?:day|visit|trip)s?|occasional(?:ly)?(?: \w+)?|(?:some|occasional|regular) (?:travel|trips?|visits?) to|(?:hours?|hrs?|minutes?|mins?)(?:'s)?\s+(?:drive\s+)?(?:(?:north|south|east|west)(?:-?(?:east|west))?\s+of|from|away from|outside(?: of)?)|(?:rest of (?:the |our )?(?:\w+ )?team|other teams?|colleagues|founders|ceo|cfo|cto|coo|dpo|gc|boss|(?:our|biggest|largest|main|key|anchor)\s+(?:\w+\s+)?(?:customer|client|partner)s?)\s+(?:who\s+)?(?:is|are|sits?|sitting|works?|lives?)\s+(?:based\s+)?(?:in|out of))\b/gi;
+  /\b(?:headquarter\w*|hq|offices|founded|customers|clients|presence|across|as well as|including|studios?|sites|(?<!(?:hybrid|remote|work|working) )from our|sister (?:team|company|office)|parent company|head office|main office|meets|meetings|konzernzentrale|hauptsitz|zentrale|hoofdkantoor|siège|sede central|(?:done|spent) time|worked|experience (?:in|at)|(?:the )?odd (?:day|visit|trip)s?|(?:trade (?:fairs?|shows?)|conferences?|expos?)(?: \w+)? (?:in|at)|occasional(?:ly)?(?: \w+)?|(?:some|occasional|regular) (?:travel|trips?|visits?) to|(?:hours?|hrs?|minutes?|mins?)(?:'s)?\s+(?:drive\s+)?(?:(?:north|south|east|west)(?:-?(?:east|west))?\s+of|from|away from|outside(?: of)?)|(?:rest of (?:the |our )?(?:\w+ )?team|other teams?|colleagues|founders|ceo|cfo|cto|coo|dpo|gc|boss|(?:our|biggest|largest|main|key|anchor)\s+(?:\w+\s+)?(?:customer|client|partner)s?)\s+(?:who\s+)?(?:is|are|sits?|sitting|works?|lives?)\s+(?:based\s+)?(?:in|out of))\b/gi;
 /** A person's name, not a place: "reports to Florence", "contact Jackson", "Dr. Lincoln". */
 const PERSON_CUE = /\b(?:report(?:s|ing)?\s+(?:in)?to|contact|ask\s+for|speak\s+(?:to|with)|e-?mail|attn:?|mr\.?|ms\.?|mrs\.?|dr\.?)\s*$/i;
 /** "not Victoria BC", "NOT Portland OR", "(not Richmond BC!)": a place ruled out. */
@@ -211,7 +211,7 @@ const NAME_MODIFIERS =
   /^(?:Greater|Central|Downtown|Uptown|Midtown|North|South|East|West|Northern|Southern|Eastern|Western|Metro|Inner|Outer|Upper|Lower|Old|New|Hybrid|Remote|Onsite|Based|Near|In|At|Location|Locations|Office|Relocate|Relocation|Or|And|Either|The|Our|Your|From|To|Within|Around|Outside|Only|Anywhere|Candidates|City|Region|Area|Standort|Arbeitsort|Einsatzort|Raum|Großraum|Ganz|Innerhalb|Büro|Sede|Lieu|Locatie|Kantoor|Flughafen|Hauptbahnhof|Klinikum|Aeropuerto|Aeroporto|Aéroport|Hospital|Hôpital|Ospedale|Port|Porto|Puerto|Airport|Universität|Universidad|Université|Università)$/;
 /** Words of districts' names anywhere: "Old Town", "City Centre", "Harbour Front". */
 const GENERIC_PLACE_WORDS = new Set(
-  'old new town city centre center downtown uptown midtown village harbour harbor port north south east west upper lower central park hill hills heights bay beach market square quarter district'.split(
+  'old new town city centre center downtown uptown midtown village harbour harbor port north south east west upper lower central park hill hills heights bay beach market square quarter district gulf coast valley lake island islands cape'.split(
     ' ',
   ),
 );
@@ -487,6 +487,8 @@ function evidence(text: string, m: Mention, key: string): Mention['evidence'] {
   // A town called by a role word ("Officer", Victoria) is that town only after a close cue: "HSE Officer" is a role.
   if (!m.qualified && !m.metro && isRoleWord(key) && ROLE_NOUN.test(key) && !closeCue) return 'none';
   if (m.place.kind === 'region' && /^[A-Z]{2,3}$/.test(m.written)) return cued ? 'solid' : 'none';
+  // A region named by a common place word alone ("Gulf" for Papua New Guinea's Gulf Province) only with its country.
+  if (m.place.kind === 'region' && !m.qualified && key.split(' ').every((w) => GENERIC_PLACE_WORDS.has(w))) return 'none';
   // A region named only by its bearing ("East", "North East", "Midlands") is as often a part of
   // another country ("the North East of England", "East Midlands"): only with its country.
   if (m.place.kind === 'region' && BEARING_NAME.test(key)) return 'none';

@@ -25,6 +25,8 @@ const LIST_GAP =
 
 /** A place's identity among mentions: the metro, or the gazetteer place. */
 const identity = (m: Mention) => m.metro?.metroId ?? m.place.id;
+/** How near a bigger town (not an old metro) a town must lie to be part of it ("Manchester (Salford)"; not "Worcester … Birmingham"). */
+const TOWN_COVERS_KM = 25;
 /** How near another named town a namesake must lie to be the one meant ("Grantham and Boston"). */
 const NAMESAKE_NEAR_KM = 80;
 /** Words that make the name after them a town's ("city council in", "the town of"). */
@@ -61,7 +63,7 @@ function lists(text: string, mentions: readonly Mention[]): Mention[][] {
 
 /** Whether a metro or city mention's area (its metro radius, or a city's default) holds a place. */
 function covers(m: Mention, p: GazetteerPlace): boolean {
-  const radius = m.metro ? gazetteer().metro(m.metro.metroId)!.radiusKm : PLACE_RADIUS.defaultCityKm;
+  const radius = m.metro ? gazetteer().metro(m.metro.metroId)!.radiusKm : TOWN_COVERS_KM;
   return distanceKm(m.place.lat, m.place.lon, p.lat, p.lon) <= radius;
 }
 
@@ -253,14 +255,16 @@ function districtsAbroad(all: readonly Mention[]): Set<Mention> {
 }
 
 /**
- * A smaller town abroad written right after a town and a comma is that town's county or district:
- * "Taunton, Somerset" is not Somerset, Massachusetts (the gazetteer holds first-level regions only).
+ * A smaller town abroad written right after a town and a comma or a bracket is that town's county,
+ * state or district: "Taunton, Somerset" is not Somerset, Massachusetts (the gazetteer holds
+ * first-level regions only), nor "Kolkata (Salt Lake Sector V)" Utah's metro.
  */
 function countiesAbroad(text: string, all: readonly Mention[]): Set<Mention> {
   return new Set(
     all.filter((m) => {
-      if (m.qualified || m.metro || m.place.kind !== 'city') return false;
-      const town = all.find((x) => x.end < m.start && /^\s*,\s*$/.test(text.slice(x.end, m.start)));
+      // An old metro only under another of its names ("Tamps." is Tamaulipas, not Tampa; "Salt Lake" a Kolkata district).
+      if (m.qualified || m.place.kind !== 'city' || (m.metro && placeKey(m.written) === placeKey(m.place.name))) return false;
+      const town = all.find((x) => x.end < m.start && /^\s*[,(]\s*$/.test(text.slice(x.end, m.start)));
       return !!town && town.place.kind === 'city' && town.place.country !== m.place.country && town.place.population > m.place.population;
     }),
   );

@@ -409,6 +409,8 @@ function roleAsWritten(phrase: string): string | undefined {
   while (written.length && stop(written[written.length - 1])) written.pop();
   const last = (written.at(-1) ?? '').toLowerCase();
   if (written.length === 0 || written.length > 5 || stop(last)) return undefined;
+  // An abbreviation alone opening the brief is a title nobody spelt out ("SNA for an ASD class").
+  if (written.length === 1 && /^[A-Z]{2,5}s?$/.test(written[0]) && !NOT_TITLES.test(written[0])) return written[0];
   // "Head of English", "Director of Admissions": a head of anything is someone.
   if (/^(?:head|director|chief|vp|vice president|manager)\s+of\s+\S/i.test(written.join(' ')) && written.length >= 3) return written.join(' ');
   // The head is a word some listed title ends in ("rigger", "guide"), not any word ending in "er".
@@ -445,6 +447,9 @@ export function foreignAdTitle(text: string): string | undefined {
   if (written.length === 0 || written.length > 4 || !written.some((w) => /\p{L}{4,}/u.test(w))) return undefined;
   return written.join(' ');
 }
+
+/** Capitals that open a brief without naming anyone. */
+const NOT_TITLES = /^(?:ASAP|URGENT|NEW|HIRING|JOB|ROLE|FT|PT|WFH|NOW|FYI|NB|PS|TBC|TBD|UK|US|USA|EU|UAE|NZ)$/;
 
 /** Listed titles a head word must end, at least ("guide" ends dozens; "new" ends a stray one). */
 const MIN_TITLES_OF_HEAD = 5;

@@ -101,6 +101,8 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     // A right-spelt word is no misspelling of another ("weed control" is no controller); "midwife" is the singular of "Midwives".
     expect(read('looking for someone to run fertilizer and weed control rounds on residential lawns').occupations?.[0]).toBe('37-3012.00');
     expect(read('Band 6 community midwife, Hereford – continuity of carer team').occupations?.[0]).toBe('29-9099.01');
+    // An unknown abbreviation opening the brief is its title as written.
+    expect(read('SNA for an ASD class in a primary school in Navan, Co. Meath').titles).toEqual(['SNA']);
     // A job ad in another language names no O*NET title: its title as written is searched, not refused.
     expect(read('Goldschmied/in (m/w/d) für unsere Werkstatt in Pforzheim – Löten, Fassen')).toMatchObject({ titles: ['Goldschmied'] });
     expect(read('Cercasi sarta/sarto con esperienza per riparazioni, laboratorio a Biella').titles).toEqual(['sarta']);

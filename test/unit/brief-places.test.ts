@@ -137,7 +137,15 @@ describe('the brief reader reads places anywhere', () => {
   });
 
   it("keeps the company's places apart from the role's", () => {
-    // A place the role only visits, or that the text reckons from, is not the role's.
+    // A place the role only visits (a trade fair), or that the text reckons from, is not the role's; a base is the role's.
+    expect(placesRead('Buyer for a store group. Trade fairs in Melbourne and Sydney twice a year. Based at our Launceston store')).toEqual([
+      'Launceston, Tasmania, Australia (40 km)',
+    ]);
+    expect(placesRead('Pursers for our Muscat base – must be a current purser with a Gulf, Asian or European carrier')[0]).toMatch(/^Muscat/);
+    // A town 40 km from a bigger one is its own ("Worcester … Birmingham"); a district in brackets is the town's.
+    expect(placesRead('Consultant Neurologist – Worcester. Easy commute from Kidderminster or Birmingham')[0]).toMatch(/^Worcester, England/);
+    expect(placesRead('ETL developer — Kolkata (Salt Lake Sector V)')).toEqual(['Kolkata, West Bengal, India (40 km)']);
+    expect(placesRead('Controls engineer — Reynosa, Tamps., day shift')).toEqual(['Reynosa, Tamaulipas, Mexico (40 km)']);
     expect(placesRead('Project coordinator for a med-device maker, Athlone, with the odd day at our Sligo plant')).toEqual([
       'Athlone, Leinster, Ireland (40 km)',
     ]);
