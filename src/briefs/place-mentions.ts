@@ -158,12 +158,14 @@ const ENDS_PHRASE = /^(?:\s*$|\s*[,.;:!?)\]/|&\n]|\s+(?:or|and)\b|\s+[-–—]\s
  */
 const COMPANY_PLACE_CUES =
   /\b(?:headquarter\w*|hq|offices|founded|customers|clients|presence|across|as well as|including|studios?|sites|(?<!(?:hybrid|remote|work|working) )from our|sister (?:team|company|office)|parent company|head office|main office|meets|meetings|konzernzentrale|hauptsitz|zentrale|hoofdkantoor|siège|sede central|(?:done|spent) time|worked|experience (?:in|at)|(?:the )?odd (?:day|visit|trip)s?|(?:trade (?:fairs?|shows?)|conferences?|expos?)(?: \w+)? (?:in|at)|occasional(?:ly)?(?: \w+)?|(?:some|occasional|regular) (?:travel|trips?|visits?) to|(?:hours?|hrs?|minutes?|mins?)(?:'s)?\s+(?:drive\s+)?(?:(?:north|south|east|west)(?:-?(?:east|west))?\s+of|from|away from|outside(?: of)?)|(?:rest of (?:the |our )?(?:\w+ )?team|other teams?|colleagues|founders|ceo|cfo|cto|coo|dpo|gc|boss|(?:our|biggest|largest|main|key|anchor)\s+(?:\w+\s+)?(?:customer|client|partner)s?)\s+(?:who\s+)?(?:is|are|sits?|sitting|works?|lives?)\s+(?:based\s+)?(?:in|out of))\b/gi;
+/** Words after a place that make it a licence's or a registration's ("Alaska RN license", "Texas MRT license"). */
+const CREDENTIAL_AFTER = /^[ \t]+(?:[\w()/-]+[ \t]+){0,2}(?:licen[cs]es?|registration|certificat\w*|permit|accreditation)\b/i;
 /** A person's name, not a place: "reports to Florence", "contact Jackson", "Dr. Lincoln". */
 const PERSON_CUE = /\b(?:report(?:s|ing)?\s+(?:in)?to|contact|ask\s+for|speak\s+(?:to|with)|e-?mail|attn:?|mr\.?|ms\.?|mrs\.?|dr\.?)\s*$/i;
 /** "not Victoria BC", "NOT Portland OR", "(not Richmond BC!)": a place ruled out. */
 const RULED_OUT = /\b(?:not|excluding|except|rather than)\s+(?:in\s+)?(?:the\s+)?$/i;
 /** Segment ends for "a line of its own": "Göteborg — manufacturing engineer", ", Wroclaw,". */
-const SEGMENT_BREAK = /[\n,;|•()[\]:]|[ \t][-–—][ \t]|[–—]/g;
+const SEGMENT_BREAK = /[\n,;|•()[\]:]|[.!?](?=\s)|[ \t][-–—][ \t]|[–—]/g;
 /** What may stand beside a place in its own segment: "Location: Leeds", "Leeds office", "hybrid". */
 const SEGMENT_FILLER =
   /^(?:\s|\b(?:location|locations|based|in|near|hybrid|remote|on-?site|onsite|office|offices|area|only|preferred|the|our|city|county|metro|region|or|and|anywhere|uk|us)\b|[/&+-])*$/i;
@@ -396,7 +398,8 @@ export function placeMentions(text: string, taken: SpanClaims | undefined): Ment
     // Written with its region or country, a place is meant: "Victoria, Australia".
     if (mention.qualified) mention.weight *= 1.2;
     if (ROLE_PLACE_CUES.test(before) || AFTER_CUE.test(text.slice(end, end + 20))) mention.weight *= 1.5;
-    if (companyPlace(before)) {
+    // Nor is a licence's place ("an active Alaska RN license", "NSW shotfirer licence") the role's.
+    if (companyPlace(before) || CREDENTIAL_AFTER.test(text.slice(end, end + 40))) {
       mention.weight *= 0.4;
       mention.company = true;
     }

@@ -177,7 +177,8 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
   const onlyAreas = (group: Mention[]) => group.every((m) => m.place.kind !== 'city' && !m.metro);
   // A country or region alone counts when no town is named, or when the role is open across it
   // ("remote (Canada)", "UK-wide", "anywhere in Hessen", "Netherlands only"), unless a town is named as its base.
-  const wideArea = groups.find((group) => onlyAreas(group) && group.some((m) => countryWide(text, m)));
+  // …but not the company's market ("serves patients from across Alaska").
+  const wideArea = groups.find((group) => onlyAreas(group) && group.some((m) => countryWide(text, m) && !m.company));
   const based = groups.some(
     (group) =>
       !onlyCountries(group) &&

@@ -128,6 +128,8 @@ function build(): Gazetteer {
   const addName = (name: string, place: GazetteerPlace, own = true) => {
     const key = placeKey(name);
     if (own) ownNames.add(`${key}|${place.id}`);
+    // Its own name with umlauts written out is still its own ("Duesseldorf", "Koeln"), as Germans type it.
+    if (own && /[äöüÄÖÜ]/.test(name)) ownNames.add(`${placeKey(name.replace(/[äÄ]/g, 'ae').replace(/[öÖ]/g, 'oe').replace(/[üÜ]/g, 'ue'))}|${place.id}`);
     if (key === '') return;
     const at = byName.get(key);
     if (!at) byName.set(key, [place]);

@@ -142,6 +142,12 @@ describe('the brief reader reads places anywhere', () => {
       'Launceston, Tasmania, Australia (40 km)',
     ]);
     expect(placesRead('Pursers for our Muscat base – must be a current purser with a Gulf, Asian or European carrier')[0]).toMatch(/^Muscat/);
+    // A licence's place is no place of work; a town typed in lower case after a sentence stands alone; umlauts written out.
+    expect(placesRead('RN — Anchorage, Alaska. An active Alaska RN license, or an Alaska application. Alaska winters are long.')).toEqual([
+      'Anchorage, Alaska, United States (40 km)',
+    ]);
+    expect(placesRead('cloud engineer - azure mostly, bit of aws. hobart, tassie. hybrid 2 days')[0]).toMatch(/^Hobart/);
+    expect(placesRead('Customer support specialist (DE/EN), Duesseldorf Hafen office')[0]).toMatch(/^Düsseldorf/);
     // A town 40 km from a bigger one is its own ("Worcester … Birmingham"); a district in brackets is the town's.
     expect(placesRead('Consultant Neurologist – Worcester. Easy commute from Kidderminster or Birmingham')[0]).toMatch(/^Worcester, England/);
     expect(placesRead('ETL developer — Kolkata (Salt Lake Sector V)')).toEqual(['Kolkata, West Bengal, India (40 km)']);
