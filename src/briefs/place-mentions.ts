@@ -151,7 +151,7 @@ const AFTER_CUE = /^[ \t-]*(?:based|office|offices|area|metro|region|hq|campus|s
 const TOWN_FACILITY =
   /^[ \t]+(?:general[ \t]+)?(?:hospital|infirmary|airport|university|college|council|city council|port|station|prison|crown court|clinic)\b/i;
 /** A name followed by this ends there ("in Mobile, AL", "in Reading or Oxford"), not inside a phrase ("in Mobile apps"). */
-const ENDS_PHRASE = /^(?:\s*$|\s*[,.;:!?)\]/|&\n]|\s+(?:or|and)\b|\s+[-–—]\s)/i;
+const ENDS_PHRASE = /^(?:\s*$|\s*[,.;:!?()\]/|&\n]|\s+(?:or|and)\b|\s+[-–—]\s)/i;
 /**
  * Words before a place that make it the company's, not the role's ("headquartered in", "offices in"), or
  * a place the role only visits or is reckoned from ("the odd day at our Sligo plant", "four hours north of Brisbane").
@@ -472,6 +472,8 @@ function evidence(text: string, m: Mention, key: string): Mention['evidence'] {
   const itemBefore = /([^(),/;\n]{1,30}?)\s*[,/]\s*$/.exec(before)?.[1];
   const itemAfter = /^\s*[,/]\s*([^(),/;\n]{1,30}?)\s*(?:[(),/;\n]|$)/.exec(after)?.[1];
   if (!m.qualified && [itemBefore, itemAfter].some((item) => item !== undefined && canonicalSkill(item.trim()) !== undefined)) return 'none';
+  // …and in a bracketed list of names that are mostly no places, one of them ("Stihl, Husqvarna, Honda").
+  if (!m.qualified && bracketedNonPlaces(text, m.start, m.end) >= 2) return 'none';
   // "Limerick city", "Cork city or county": a name followed by "city" is a place.
   const cityNamed = /\p{L}[ \t]+city$/iu.test(m.written) || /^[ \t]+city\b/i.test(text.slice(m.start + m.written.length, m.start + m.written.length + 6));
   const closeCue = (CLOSE_CUE.test(before) && ENDS_PHRASE.test(after)) || AFTER_CUE.test(after) || cityNamed;
@@ -515,6 +517,22 @@ function evidence(text: string, m: Mention, key: string): Mention['evidence'] {
       : 'none';
   if (g.isAmbiguousName(key) || key.replace(/ /g, '').length <= 3) return cued ? 'solid' : 'weak';
   return 'solid';
+}
+
+/** How many other items of the bracketed comma list a span stands in are names of no place (0 outside such a list). */
+function bracketedNonPlaces(text: string, start: number, end: number): number {
+  const open = text.lastIndexOf('(', start);
+  const close = text.indexOf(')', end);
+  if (open < 0 || close < 0 || text.slice(open, start).includes(')') || text.slice(end, close).includes('(') || close - open > 120) return 0;
+  const items = text
+    .slice(open + 1, close)
+    .split(/,|\s&\s|\s(?:and|or)\s/)
+    .map((item) => item.trim())
+    .filter(Boolean);
+  const own = placeKey(text.slice(start, end));
+  // Only names count ("Stihl", "Husqvarna"), not phrases ("offices in Basel", "no relocation").
+  const name = /^\p{Lu}[\p{L}.'-]*(?:\s\p{Lu}[\p{L}.'-]*){0,2}$/u;
+  return items.filter((item) => name.test(item) && placeKey(item) !== own && gazetteer().named(item).length === 0).length;
 }
 
 /** Whether a span stands alone between segment breaks, give or take filler words ("Location: Leeds", "Leeds office"). */

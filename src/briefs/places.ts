@@ -79,7 +79,11 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
   const found = lists(text, placeMentions(text, taken));
   const districts = new Set([...districtsAbroad(found.flat()), ...countiesAbroad(text, found.flat())]);
   const groups = found.map((g) => g.filter((m) => !districts.has(m))).filter((g) => g.length > 0);
-  if (groups.length === 0) return {};
+  if (groups.length === 0) {
+    // No place named, only who may apply: "Singaporeans / PRs only", "must be an Australian citizen".
+    const country = demonymCountry(text);
+    return country ? { places: { values: [{ id: country.id }], confidence: DEMONYM_CONFIDENCE } } : {};
+  }
   const all = groups.flat();
   // "anywhere in Mexico" is the country, not its capital; "Georgia (the state, not the country)" the state.
   for (const m of all) {
@@ -269,6 +273,32 @@ function countiesAbroad(text: string, all: readonly Mention[]): Set<Mention> {
       return !!town && town.place.kind === 'city' && town.place.country !== m.place.country && town.place.population > m.place.population;
     }),
   );
+}
+
+/** How sure a country read from who may apply is. */
+const DEMONYM_CONFIDENCE = 0.6;
+/** "Singaporeans only", "Australians / NZ citizens only", "must be a Canadian citizen", "Malaysian nationals". */
+const DEMONYM = /\b(\p{Lu}\p{Ll}{3,}(?:an|ian|ese|i))s?\b(?=(?:\s*\/\s*[\p{L}\s]{2,15})?\s+only\b|\s+(?:citizens?|nationals?|residents?|passport holders?)\b)/u;
+
+/** The country a demonym names, by its English name ("Singaporean" → Singapore, "Canadian" → Canada). */
+function demonymCountry(text: string): GazetteerPlace | undefined {
+  const demonym = DEMONYM.exec(text)?.[1];
+  if (!demonym) return undefined;
+  const stems = [
+    demonym.replace(/an$/, ''),
+    demonym.replace(/n$/, ''),
+    demonym.replace(/ian$/, 'a'),
+    demonym.replace(/ese$/, ''),
+    demonym.replace(/ese$/, 'a'),
+    demonym.replace(/i$/, ''),
+  ];
+  for (const stem of stems) {
+    const country = gazetteer()
+      .named(stem)
+      .find((p) => p.kind === 'country');
+    if (country) return country;
+  }
+  return undefined;
 }
 
 /** "anywhere in Mexico", "remote within Maine", "Mexico-wide": the name is an area, not its capital ("remote, based in Berlin" is the city). */

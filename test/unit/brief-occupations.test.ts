@@ -105,6 +105,8 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     expect(read('Goods in clerk – 3PL warehouse in Corby, booking in deliveries').occupations?.[0]).toBe('43-5071.00');
     expect(read('Credit Controller, 30hrs/wk – Sage 200, chasing trade accounts')).toMatchObject({ family: 'accounting', occupations: ['43-3031.00'] });
     expect(read('BDE (field sales) for merchant onboarding – selling POS machines').family).toBe('sales');
+    expect(read('Petrol attendants needed at our Rustenburg forecourt, night shift').occupations?.[0]).toBe('53-6031.00');
+    expect(read('Patient transport driver (non-emergency PTS), Llanelli').occupations?.[0]).toBe('53-3011.00');
     // An unknown abbreviation opening the brief is its title as written.
     expect(read('SNA for an ASD class in a primary school in Navan, Co. Meath').titles).toEqual(['SNA']);
     // A job ad in another language names no O*NET title: its title as written is searched, not refused.

@@ -142,6 +142,13 @@ describe('the brief reader reads places anywhere', () => {
       'Launceston, Tasmania, Australia (40 km)',
     ]);
     expect(placesRead('Pursers for our Muscat base – must be a current purser with a Gulf, Asian or European carrier')[0]).toMatch(/^Muscat/);
+    // A brand among brands in brackets is no place; who may apply names the country when nothing else does.
+    expect(placesRead('Small engine mechanic – ride-ons (Stihl, Husqvarna, Honda). Must live near the depot')).toEqual([]);
+    expect(placesRead('Head of Product — must be Swiss-resident (offices in Basel and Bern, no relocation)')).toHaveLength(2);
+    expect(placesRead('Senior florist – 5 outlets, rotated islandwide. Singaporeans / PRs only')).toEqual(['Singapore']);
+    expect(placesRead('Chef for Chinese cuisine, must be a Canadian citizen')).toEqual(['Canada']);
+    // A place written before a bracket ("in Leamington Spa (22 people)") is closely cued.
+    expect(placesRead('Design Director for our studio in Leamington Spa (22 people); clients are London-based')[0]).toMatch(/^Royal Leamington Spa/);
     // A licence's place is no place of work; a town typed in lower case after a sentence stands alone; umlauts written out.
     expect(placesRead('RN — Anchorage, Alaska. An active Alaska RN license, or an Alaska application. Alaska winters are long.')).toEqual([
       'Anchorage, Alaska, United States (40 km)',

@@ -22,6 +22,48 @@ import path from 'node:path';
 import { gunzipSync, gzipSync, inflateRawSync } from 'node:zlib';
 import type { Metro as TaxonomyMetro } from '../../src/reference/taxonomy';
 
+/** Languages not written in Latin letters: a Latin-letter name in one of them is a slip of the package's. */
+const NON_LATIN_LANGUAGES = new Set([
+  'ar',
+  'zh',
+  'ja',
+  'ko',
+  'ru',
+  'uk',
+  'bg',
+  'sr',
+  'mk',
+  'be',
+  'kk',
+  'ky',
+  'mn',
+  'el',
+  'he',
+  'fa',
+  'ur',
+  'ps',
+  'hi',
+  'bn',
+  'ta',
+  'te',
+  'ml',
+  'kn',
+  'gu',
+  'pa',
+  'mr',
+  'ne',
+  'si',
+  'th',
+  'lo',
+  'km',
+  'my',
+  'ka',
+  'hy',
+  'am',
+  'ti',
+  'dv',
+]);
+
 // ---------------------------------------------------------------------------------------------------------------
 // Sources
 
@@ -733,6 +775,8 @@ function main() {
       for (const language of languages) {
         const local = ir.names?.[language];
         if (typeof local !== 'string' || local.trim() === '' || key(local) === key(r.name) || r.localNames.includes(local.trim())) continue;
+        // The package has a few slips: a language's name for a name ("Chinese" as Tobago's in zh), a code ("mt").
+        if (/^[a-z]{1,2}$/i.test(local.trim()) || (NON_LATIN_LANGUAGES.has(language) && /^[\p{Script=Latin}\s'-]+$/u.test(local))) continue;
         r.localNames.push(local.trim());
       }
       const suffix = String(ir.iso ?? '');
