@@ -203,9 +203,12 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
     if (before.length) chosen = [...bestOf(before), ...wideArea];
   } else {
     chosen = bestOf(towns.length ? towns : groups);
-    // Towns inside an area named first as the one to live in are examples ("anywhere in Hessen
-    // (Frankfurt, Wiesbaden)", "must be Sweden-based: the team is in Malmö and Umeå").
-    const area = groups.find((g) => onlyAreas(g) && g[0].start < chosen[0].start && g.some((m) => countryWide(text, m) || livesIn(text, m)));
+    // Towns inside an area named first as the one to live in, or listed in brackets after it, are
+    // examples ("anywhere in Hessen (Frankfurt, Wiesbaden)", "must be Sweden-based: the team is in
+    // Malmö and Umeå", "North Brabant (Tilburg, Breda)").
+    const area = groups.find(
+      (g) => onlyAreas(g) && g[0].start < chosen[0].start && g.some((m) => countryWide(text, m) || livesIn(text, m) || bracketHolds(text, m, chosen)),
+    );
     if (area && !based && townsOutside(area).length === 0) chosen = area;
     // An area repeated as the company's market ("across Texas", "the Texas business") is no wider
     // role than the town inside it the brief names ("San Antonio, TX").
@@ -317,6 +320,13 @@ const ANYWHERE_AT_ALL =
 /** Between a town and an area it is an alternative to: ", or remote from anywhere in", " (hybrid) or remote within". */
 const OR_REMOTE =
   /^[^.]{0,30}\b(?:or|oder|ou|o|of)\b[^.\n]{0,12}\b(?:remote|work(?:ing)? from home|wfh|home-based|elsewhere|sonst(?:wo)?|ailleurs|anywhere)\b[^.\n]{0,30}$/i;
+
+/** Whether the brackets right after an area hold the towns chosen: "North Brabant (Tilburg, Breda)" gives examples of the area. */
+function bracketHolds(text: string, area: Mention, towns: readonly Mention[]): boolean {
+  const open = /^\s*\(/.exec(text.slice(area.end, area.end + 3));
+  const close = open ? text.indexOf(')', area.end) : -1;
+  return close > 0 && towns.every((t) => t.start > area.end && t.end <= close);
+}
 
 /** Whether an area holds a place: its region for a region, its country for a country. */
 function holds(area: GazetteerPlace, p: GazetteerPlace): boolean {
