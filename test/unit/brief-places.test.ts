@@ -48,7 +48,7 @@ describe('the brief reader reads places anywhere', () => {
       'United Kingdom',
     ]);
     expect(placesRead('Financial analyst — anywhere in Hessen (Frankfurt, Wiesbaden, Darmstadt)')).toEqual(['Hesse, Germany']);
-    expect(placesRead('Director of Operations — North Brabant (Tilburg, Breda), hybrid')).toEqual(['North Brabant, Netherlands']);
+    expect(placesRead('Director of Operations — North Brabant (Tilburg, Breda), hybrid')).toEqual(['North Brabant, The Netherlands']);
     expect(placesRead('Head of Design, must be Sweden-based — the team is spread between Malmö, Umeå and Stockholm')).toEqual(['Sweden']);
     // A name among skills is a skill; "Maine" is the state, not Des Plaines.
     expect(placesRead('Senior backend engineer (Kotlin, Spring), fully remote, but you need to live in Germany')).toEqual(['Germany']);
