@@ -101,6 +101,8 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     // A right-spelt word is no misspelling of another ("weed control" is no controller); "midwife" is the singular of "Midwives".
     expect(read('looking for someone to run fertilizer and weed control rounds on residential lawns').occupations?.[0]).toBe('37-3012.00');
     expect(read('Band 6 community midwife, Hereford – continuity of carer team').occupations?.[0]).toBe('29-9099.01');
+    // Media is a marketing department: a media director is marketing's.
+    expect(read('Media Director for an independent agency, Leeds').family).toBe('marketing');
     // UK and Indian trade titles: goods-in clerks receive, credit controllers collect, a BDE sells.
     expect(read('Goods in clerk – 3PL warehouse in Corby, booking in deliveries').occupations?.[0]).toBe('43-5071.00');
     expect(read('Credit Controller, 30hrs/wk – Sage 200, chasing trade accounts')).toMatchObject({ family: 'accounting', occupations: ['43-3031.00'] });
