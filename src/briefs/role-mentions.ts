@@ -263,7 +263,7 @@ const OCCUPATION_SIMILARITY = 0.7;
 const MAX_OCCUPATION_QUERIES = 24;
 
 const STOP_SPAN_WORDS = new Set(
-  'a an the and or in at for of to with we our you your is are be will who this that as on by from remote hybrid based office onsite role job position team hiring looking seeking need needed want wanted join years year experience plus asap urgently please person persons someone somebody people individual candidate candidates hire talent guy profile'.split(
+  'a an the and or in at for of to with we our you your is are be will who this that as on by from remote hybrid based office onsite role job position team hiring looking seeking need needed want wanted join years year experience plus asap urgently please person persons someone somebody people individual candidate candidates hire talent guy profile required requires urgent'.split(
     ' ',
   ),
 );
@@ -392,7 +392,11 @@ const FIELD_LABELS =
  * in. "Looking for great people" names nobody.
  */
 export function openingRoleAsWritten(text: string): string | undefined {
-  const head = text.slice(0, 400);
+  // A level's short form keeps its title ("Sr. Executive"); a head count is no part of it ("Technicians x2").
+  const head = text
+    .slice(0, 400)
+    .replace(/\b(Sr|Snr|Jr|Jnr|Asst|Assoc|Mgr|Exec)\./gi, '$1')
+    .replace(/[ \t]+(?:x[ \t]?\d{1,3}|\d{1,3}[ \t]?x|\(\d{1,3}\))(?=[ \t]*(?:$|[\n,;:–—-]))/gim, '');
   const candidates = [OPENING.exec(head)?.[0], LABELLED.exec(head)?.[1], AFTER_CUE.exec(head)?.[1]];
   for (const candidate of candidates) {
     const role = candidate === undefined ? undefined : roleAsWritten(candidate);
