@@ -111,7 +111,7 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     expect(read('Patient transport driver (non-emergency PTS), Llanelli').occupations?.[0]).toBe('53-3011.00');
     // A head count and a level's short form keep the opening title as written ("x2", "Sr.").
     expect(read('Trainee Windscreen Technicians x2\n- full training given\n- van based in Mullingar').titles).toEqual(['Trainee Windscreen Technicians']);
-    expect(read('Required Sr. Executive – Imports, for a freight forwarder at Gandhidham').titles).toEqual(['Sr Executive']);
+    expect(read('Required Sr. Executive – Imports, for freight forwarding company at Gandhidham').titles).toEqual(['Sr Executive']);
     // An unknown abbreviation opening the brief is its title as written.
     expect(read('SNA for an ASD class in a primary school in Navan, Co. Meath').titles).toEqual(['SNA']);
     // A job ad in another language names no O*NET title: its title as written is searched, not refused.
