@@ -299,7 +299,7 @@ export function similarMentions(
   for (let i = 0; i < tokens.length && starts.length < MAX_SIMILAR_STARTS; i++) {
     if (i < 24 || lastCueEnd(HIRING_CUES, text.slice(Math.max(0, tokens[i].start - 30), tokens[i].start)) >= 0) starts.push(i);
   }
-  const { levelWords } = phraseTables();
+  const { levelWords, areas } = phraseTables();
   const found: RoleMention[] = [];
   // The same words are looked up once ("find ing ion" repeated is one lookup).
   const nearest = new Map<string, ReturnType<typeof similarRolePhrases>>();
@@ -312,8 +312,9 @@ export function similarMentions(
       if (STOP_SPAN_WORDS.has(first.lower) || STOP_SPAN_WORDS.has(last.lower) || levelWords.has(first.lower) || levelWords.has(last.lower)) continue;
       if (span.some((t, x) => x > 0 && !/^[\s\-/&']{1,3}$/.test(text.slice(span[x - 1].end, t.start)))) continue;
       if (taken(first.start, last.end) || (n === 1 && partOfPlaceName(text, tokens, i))) continue;
-      // A word the titles use, spelt right, is no misspelling of another ("weed control" is no controller).
-      if (n === 1 && !first.corrected && isRoleWord(first.lower) && !ROLE_NOUN.test(first.lower)) continue;
+      // A word the titles use, spelt right, is no misspelling of another ("weed control" is no controller),
+      // unless it names a department ("help with recruiting" wants a recruiter).
+      if (n === 1 && !first.corrected && isRoleWord(first.lower) && !ROLE_NOUN.test(first.lower) && !areas.has(first.lower)) continue;
       // After a modal or "to", a word is a verb ("can program PLCs", "to design circuits").
       if (/\b(?:can|could|to|will|would|must|should|you'll|we'll)\s+$/i.test(text.slice(Math.max(0, first.start - 12), first.start))) continue;
       // A field's label names no one ("Job title: …", "Location: …").

@@ -98,7 +98,9 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     expect(read('acounting manager, xero, melbourne CBD')).toMatchObject({ family: 'accounting', metro: 'melbourne', seniority: ['manager'] });
     // A misspelt word nearest a word and its plural is the word ("controll" is no controller).
     expect(read('pest controll tech (termite inspections), Gold Coast')).toMatchObject({ occupations: ['37-2021.00'] });
-    // A right-spelt word is no misspelling of another ("weed control" is no controller); "midwife" is the singular of "Midwives".
+    // A right-spelt word is no misspelling of another ("weed control" is no controller), unless it names a
+    // department ("help with recruiting" wants a recruiter); "midwife" is the singular of "Midwives".
+    expect(read('help with recruiting, Austin')).toMatchObject({ family: 'recruiting' });
     expect(read('looking for someone to run fertilizer and weed control rounds on residential lawns').occupations?.[0]).toBe('37-3012.00');
     expect(read('Band 6 community midwife, Hereford – continuity of carer team').occupations?.[0]).toBe('29-9099.01');
     // Media is a marketing department: a media director is marketing's.
