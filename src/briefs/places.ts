@@ -61,7 +61,7 @@ function lists(text: string, mentions: readonly Mention[]): Mention[][] {
     .filter((group) => group.length > 0);
 }
 
-/** Whether a metro or city mention's area (its metro radius, or a city's default) holds a place. */
+/** Whether a metro or city mention's area (its metro radius, or TOWN_COVERS_KM around a town) holds a place. */
 function covers(m: Mention, p: GazetteerPlace): boolean {
   const radius = m.metro ? gazetteer().metro(m.metro.metroId)!.radiusKm : TOWN_COVERS_KM;
   return distanceKm(m.place.lat, m.place.lon, p.lat, p.lon) <= radius;
@@ -371,7 +371,7 @@ function radiusPhrases(text: string): RadiusPhrase[] {
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 25);
     // "within ~30 km", "Poznan + 30 km max", "a 20mi radius".
     const asked =
-      /(?:\b(?:within|up to|max\.?|maximum|no more than|less than|under|radius|inside|a|raio|radio|rayon|straal|umkreis|promieniu|inom|innen|inden for|indenfor|entro|binnen|bis zu|hasta|até|à moins de|a menos de|do)|\+)\s*(?:of\s*|de\s*|van\s*|von\s*)?(?:a\s*)?(?:~|ca\.?|c\.|approx(?:\.|imately)?|about|around|roughly)?\s*$/i.test(
+      /(?:\b(?:within|up to|max\.?|maximum|no more than|less than|under|radius|inside|a|raio|radio|rayon|straal|umkreis|promieniu|inom|innen|inden for|indenfor|entro|binnen|bis zu|hasta|até|moins de|a menos de|do)|\+)\s*(?:of\s*|de\s*|van\s*|von\s*)?(?:a\s*)?(?:~|ca\.?|c\.|approx(?:\.|imately)?|about|around|roughly)?\s*$/i.test(
         before,
       );
     const radiusAfter = /^\s*(?:radius|umkreis|of|from|away|out|around|commute|drive|max\b|maximum|från|fra|fran|von|de|da|od)\b/i.test(after);

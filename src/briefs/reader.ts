@@ -10,7 +10,7 @@ import { INDUSTRIES, SKILLS, canonicalIndustry, canonicalSkill } from '../refere
 import { readPlace } from './places';
 import { occupationVocabulary } from '../reference/occupation-titles';
 import { similarRolePhrases } from '../ranking/title-match';
-import { openingRoleAsWritten } from './role-mentions';
+import { foreignAdTitle, openingRoleAsWritten } from './role-mentions';
 import { readRole } from './roles';
 import { SpanClaims } from './span-claims';
 import { SEARCHABLE_FIELDS, type Criteria } from '../domain/criteria';
@@ -24,6 +24,8 @@ export interface Extraction {
 export { MAX_EXTRACTED_TITLES } from './roles';
 const MAX_EXTRACTED_SKILLS = 30;
 const MAX_EXTRACTED_INDUSTRIES = 10;
+/** How sure a title copied as written is (a role no vocabulary knows, a job ad in another language): only that it names the role. */
+const AS_WRITTEN_CONFIDENCE = 0.3;
 
 // ---- matching helpers ----
 
@@ -379,9 +381,10 @@ export function extractCriteria(text: string): Extraction {
   found('years_experience', years && (years.max !== undefined ? { min: years.min, max: years.max } : { min: years.min }), years?.confidence);
   found('skills', skills?.skills, skills?.confidence);
   found('seniority', role.seniority?.levels, role.seniority?.confidence);
-  // Never refused while the opening words name someone no vocabulary knows: the words as written,
-  // a title for the ranking to match, read with little confidence.
-  const asWritten = SEARCHABLE_FIELDS.some((field) => field in criteria) ? undefined : openingRoleAsWritten(source);
-  if (asWritten) found('titles', [asWritten], 0.3);
+  // Never refused while the opening words name someone no vocabulary knows, or a job ad in another
+  // language shows its title: the words as written, a title for the ranking (and live sources) to
+  // match, read with little confidence.
+  const asWritten = SEARCHABLE_FIELDS.some((field) => field in criteria) ? undefined : (openingRoleAsWritten(source) ?? foreignAdTitle(source));
+  if (asWritten) found('titles', [asWritten], AS_WRITTEN_CONFIDENCE);
   return { criteria, confidence };
 }

@@ -18,7 +18,7 @@ import { SENIORITIES, type Seniority } from '../domain/profile';
 import { departmentWords, titleSimilarity, words } from '../ranking/title-match';
 import { SpanClaims } from './span-claims';
 import { ROLE_NOUN, correctRoleWords, phraseTables, tokenize, vocabularyPhrase, type Token } from './role-words';
-import { departmentMentions, exactMentions, foreignAdTitle, openingMention, similarMentions, type RoleMention } from './role-mentions';
+import { departmentMentions, exactMentions, openingMention, similarMentions, type RoleMention } from './role-mentions';
 
 export const MAX_EXTRACTED_TITLES = 5;
 /** Occupations a brief is read as, at most. */
@@ -304,11 +304,6 @@ export function readRole(
     const duties = dutiesMention(text, tokens);
     if (duties) mentions.push(duties);
   }
-  // Nor for a job ad in another language: its title as written, which live sources search as text.
-  if (mentions.length === 0 && Math.max(0, ...skillEvidence(skills).values()) < SKILLS_ALONE) {
-    const written = foreignAdTitle(text);
-    if (written) return { titles: { titles: [written], confidence: FOREIGN_TITLE_CONFIDENCE }, spans, mentions, votes: [] };
-  }
   // The first role named outright is usually the one asked for ("PMM for developer tools").
   const opening = mentions.find((m) => m.weight >= 1);
   if (opening) opening.weight *= OPENING_BOOST;
@@ -411,9 +406,6 @@ function establishmentManager(text: string, mentions: readonly RoleMention[]): R
   if (!place || !phrase) return undefined;
   return { ...strongest, phrases: [{ ...vocabularyPhrase(phrase), occupations: [{ code: place.code, weight: 1 }] }] };
 }
-
-/** How sure a title copied from a job ad in another language is: only that it is the ad's title. */
-const FOREIGN_TITLE_CONFIDENCE = 0.3;
 
 /** The same family, or families adjacent to each other (role-families.json `adjacent`). */
 const neighbourFamilies = (a: string, b: string) => a === b || !!findFamily(a)?.adjacent.includes(b) || !!findFamily(b)?.adjacent.includes(a);
