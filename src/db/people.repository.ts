@@ -2,7 +2,7 @@ import type { Db } from './knex';
 import type { PersonProfile } from '../domain/profile';
 import type { CandidateSummary } from '../providers/profile-source';
 import { bestOutsideFamilySkillsTier, bestOutsideFamilyTier, bestOutsideTier } from '../ranking/retrieval';
-import { inPlacesSql } from '../ranking/location';
+import { inPlacesSql, nearnessSql } from '../ranking/location';
 import { SIGNALS, wantedSkillBindings, type RankedQuery } from '../ranking/signals';
 
 /** The people-table row of a profile: the filter and result-list columns. */
@@ -54,6 +54,8 @@ export interface RankedCandidate extends CandidateSummary {
   skills: string[];
   /** The query's estimate of the score, 0–Σ weights. */
   estimate: number;
+  /** Nearness to the nearest wanted city (ranking/location.ts nearnessSql; smaller is nearer), null without one. */
+  nearness: number | null;
 }
 
 /** The people database (people, people_profiles): the synthetic corpus and what searches read. */
@@ -104,7 +106,8 @@ export function peopleRepository(db: Db) {
      * all goes through indexes: the family or its adjacent families, or the wanted title words (the
      * title part of the search vector, GIN), else the skills (GIN) or industries. The place ranks,
      * it does not filter: the wanted role and level elsewhere can beat another role in the wanted
-     * city. Ties by id.
+     * city. Ties nearest a wanted city first (people beyond twice its radius have no location credit
+     * but are still nearer or farther), then by id.
      *
      * The family and its adjacent ones can be a quarter of the corpus (1.6 s on 1M people), so
      * tiers come first, each kept when its `offset + limit`-th estimate beats the best estimate
@@ -133,7 +136,7 @@ export function peopleRepository(db: Db) {
       const role = await rankedStatement(db, q, { offset: 0, limit: offset + limit });
       if (role.length === offset + limit) return role.slice(offset);
       const nearby = await rankedStatement(db, q, { offset: 0, limit: offset + limit, tier: 'nearby' });
-      return [...role, ...nearby].sort((a, b) => b.estimate - a.estimate || (a.person_id < b.person_id ? -1 : 1)).slice(offset, offset + limit);
+      return [...role, ...nearby].sort(byRetrievalOrder).slice(offset, offset + limit);
     },
     async profiles(personIds: string[]): Promise<Map<string, PersonProfile>> {
       if (personIds.length === 0) return new Map();
@@ -141,6 +144,11 @@ export function peopleRepository(db: Db) {
       return new Map(rows.map((r) => [r.id, r.profile]));
     },
   };
+}
+
+/** The retrieval order of rankedStatement in code: estimate, then nearness (none last), then id. */
+function byRetrievalOrder(a: RankedCandidate, b: RankedCandidate): number {
+  return b.estimate - a.estimate || (a.nearness ?? Infinity) - (b.nearness ?? Infinity) || (a.person_id < b.person_id ? -1 : 1);
 }
 
 /** Float sums in SQL and here may differ in the last bits; a bound must win by more than that. */
@@ -208,6 +216,9 @@ export async function rankedStatement(db: Db, q: RankedQuery, opts: { offset: nu
     tier = `
            and ${where[opts.tier]}`;
   }
+  // Equal estimates nearest a wanted city first (none: by id alone).
+  const near = nearnessSql(q.places);
+  if (near) Object.assign(bindings, near.bindings);
   const sql = `
         with q as (
           -- Each wanted title as a query over the title words of the search vector (weight A).
@@ -216,11 +227,12 @@ export async function rankedStatement(db: Db, q: RankedQuery, opts: { offset: nu
         )
         select id as person_id, first_name, last_name, title, company, location, network_url, open_profile, premium, summary,
                seniority, family, metro, country, region_key, lat, lon, industry, years_experience, skills,
-               (${terms.length ? terms.join('\n               + ') : '0'})::float as estimate
+               (${terms.length ? terms.join('\n               + ') : '0'})::float as estimate,
+               ${near ? near.sql : 'null'}::float as nearness
           from people, q
          where ${opts.tier === 'nearby' ? `not coalesce(${relevance}, false)` : `(${relevance})`}${tier}
            and lower(company) <> all(:excluded::text[])
-         order by estimate desc, id
+         order by estimate desc, nearness asc nulls last, id
          limit :limit offset :offset`;
   const { rows } = await db.raw(sql, bindings);
   return rows as RankedCandidate[];

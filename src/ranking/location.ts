@@ -145,6 +145,22 @@ export function locationSql(q: PlaceQuery): { sql: string; bindings: Record<stri
   return { sql: terms.length === 0 ? '0' : terms.length === 1 ? terms[0] : `greatest(${terms.join(', ')})`, bindings };
 }
 
+/**
+ * How far a person is from the nearest wanted city, as a sort key (smaller is nearer), or null when
+ * the query names no city: the retrieval order among equal estimates, so that people beyond twice
+ * the radius (no location credit) come nearest first, not in id order. An equirectangular proxy in
+ * degrees², cheap beside the haversine and in the same order as the distance around each city.
+ */
+export function nearnessSql(q: PlaceQuery): { sql: string; bindings: Record<string, unknown> } | null {
+  if (q.cities.length === 0) return null;
+  const bindings: Record<string, unknown> = {};
+  const terms = q.cities.map((c, i) => {
+    Object.assign(bindings, { [`nearLat${i}`]: c.lat, [`nearLon${i}`]: c.lon, [`nearCos${i}`]: Math.cos((c.lat * Math.PI) / 180) });
+    return `power(lat - :nearLat${i}::float8, 2) + power((lon - :nearLon${i}::float8) * :nearCos${i}::float8, 2)`;
+  });
+  return { sql: terms.length === 1 ? terms[0] : `least(${terms.join(', ')})`, bindings };
+}
+
 /** Whether a person is where some location credit is: near a city place (by cell), in a wanted country or region. */
 export function inPlacesSql(q: PlaceQuery): { sql: string; bindings: Record<string, unknown> } {
   const parts: string[] = [];

@@ -188,3 +188,31 @@ describe('a rare occupation outside the families', () => {
     expect(next.map((r) => r.person_id)).toEqual(rows.slice(5, 10).map((r) => r.person_id));
   });
 });
+
+describe('people beyond twice the radius', () => {
+  it('come nearest the wanted city first among equal estimates, not in id order', async () => {
+    // A small city with a tight radius: nearly everyone of the occupation is beyond 2 × 5 km.
+    const leeds = { lat: 53.79648, lon: -1.54785 };
+    const q = rankedQuery(resolved({ occupations: ['15-1252.00'], places: [{ id: 'geonames:2644688', radius_km: 5 }] }));
+    const rows = await rankedStatement(stack.db, q, { offset: 0, limit: 60 });
+    const far = rows.filter((r) => r.lat !== null && r.lon !== null);
+    expect(far.length).toBeGreaterThan(10);
+    // Within a run of equal estimates, the distance from Leeds never falls.
+    const km = (r: { lat: number | null; lon: number | null }) => {
+      const dLat = ((r.lat! - leeds.lat) * Math.PI) / 180;
+      const dLon = ((r.lon! - leeds.lon) * Math.PI) / 180;
+      const a = Math.sin(dLat / 2) ** 2 + Math.cos((leeds.lat * Math.PI) / 180) * Math.cos((r.lat! * Math.PI) / 180) * Math.sin(dLon / 2) ** 2;
+      return 2 * 6371 * Math.asin(Math.sqrt(a));
+    };
+    let runs = 0;
+    for (let i = 1; i < far.length; i++) {
+      if (Math.abs(far[i - 1].estimate - far[i].estimate) > 1e-9) continue;
+      runs++;
+      expect(km(far[i]) + 1).toBeGreaterThanOrEqual(km(far[i - 1]));
+    }
+    expect(runs).toBeGreaterThan(5);
+    // `ranked` keeps the same order.
+    const got = await peopleRepository(stack.db).ranked(q, 0, 60);
+    expect(got.map((r) => r.person_id)).toEqual(rows.map((r) => r.person_id));
+  });
+});
