@@ -492,8 +492,9 @@ function evidence(text: string, m: Mention, key: string): Mention['evidence'] {
   // A town called by a role word ("Officer", Victoria) is that town only after a close cue: "HSE Officer" is a role.
   if (!m.qualified && !m.metro && isRoleWord(key) && ROLE_NOUN.test(key) && !closeCue) return 'none';
   if (m.place.kind === 'region' && /^[A-Z]{2,3}$/.test(m.written)) return cued ? 'solid' : 'none';
+  const commonWordsOnly = key.split(' ').every((w) => GENERIC_PLACE_WORDS.has(w));
   // A region named by a common place word alone ("Gulf" for Papua New Guinea's Gulf Province) only with its country.
-  if (m.place.kind === 'region' && !m.qualified && key.split(' ').every((w) => GENERIC_PLACE_WORDS.has(w))) return 'none';
+  if (m.place.kind === 'region' && !m.qualified && commonWordsOnly) return 'none';
   // A region named only by its bearing ("East", "North East", "Midlands") is as often a part of
   // another country ("the North East of England", "East Midlands"): only with its country.
   if (m.place.kind === 'region' && BEARING_NAME.test(key)) return 'none';
@@ -508,7 +509,7 @@ function evidence(text: string, m: Mention, key: string): Mention['evidence'] {
   // A word, a given name, a short name or only another name of the place (GeoNames lists historic and
   // foreign ones: "Mazak" for Kayseri) needs a cue.
   // Another name made of common place words ("Old Town" for Las Vegas) is a district, not that city.
-  if (!m.candidates.some((c) => g.isOwnName(key, c)) && key.split(' ').every((w) => GENERIC_PLACE_WORDS.has(w))) return 'none';
+  if (!m.candidates.some((c) => g.isOwnName(key, c)) && commonWordsOnly) return 'none';
   // …but a big city's other spelling standing as a place stands is that city ("Londn (Shoreditch)", "— Tokio,").
   if (!m.candidates.some((c) => g.isOwnName(key, c)))
     return closeCue ||

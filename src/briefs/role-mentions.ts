@@ -438,8 +438,8 @@ export function foreignAdTitle(text: string): string | undefined {
   const firstLine = text.slice(0, 200).split('\n')[0];
   const pair = /^(\p{L}{4})\p{L}*\s*\/\s*(\p{L}{4})/u.exec(firstLine.trim());
   const gendered = !!pair && pair[1].toLowerCase() === pair[2].toLowerCase(); // "Animateur / animatrice"
-  if (!GENDER_MARK.test(firstLine) && !PAIRED_ENDING.test(firstLine.trim()) && !gendered && !FOREIGN_WANTED.test(firstLine)) return undefined;
   const marked = GENDER_MARK.exec(firstLine);
+  if (!marked && !PAIRED_ENDING.test(firstLine.trim()) && !gendered && !FOREIGN_WANTED.test(firstLine)) return undefined;
   const opening = (marked ? firstLine.slice(0, marked.index) : firstLine)
     .replace(FOREIGN_WANTED, ' ')
     // The title ends where what it is for begins ("sarta con esperienza", "Trainer für unsere Kinder").

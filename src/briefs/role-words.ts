@@ -38,7 +38,7 @@ export function tokenize(text: string): Token[] {
 /** "engineers" → "engineer", "SDRs" → "SDR"; undefined when the word is no plural. */
 export function singular(word: string): string | undefined {
   if (/^[A-Z]{2,}s$/.test(word)) return word.slice(0, -1);
-  if (/wives$/i.test(word)) return `${word.slice(0, -3)}fe`;
+  if (/wives$/i.test(word)) return singularWord(word); // "midwives": the vocabulary's own rule
   if (word.length > 3 && /[^s]s$/i.test(word)) return word.slice(0, -1);
   return undefined;
 }
