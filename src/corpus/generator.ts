@@ -6,7 +6,8 @@
  * Half the people (even indices) are of the 22 role families, placed in the 68 old metros as the
  * corpus always had them, so every family keeps its density there. The other half are the
  * workforce of the markets recruiters hire in: any occupation, families included (a designer in
- * Leeds, a nurse in Lyon), in proportion to US employment, placed in proportion to population
+ * Leeds, a nurse in Lyon), in proportion to US employment (every occupation at least a floor, so
+ * each fills a page), placed in proportion to population
  * (roles.ts, places.ts).
  */
 import type { EducationEntry, ExperienceEntry, PersonProfile, ProjectEntry } from '../domain/profile';
@@ -22,7 +23,7 @@ import { SENIORITIES, SENIORITY_YEARS, detectSeniority } from '../reference/taxo
  * Which generator this is: a corpus loaded by another version is replaced, not topped up
  * (src/corpus/loader.ts). Change it whenever the same (seed, index) gives another person.
  */
-export const GENERATOR_VERSION = '2026-11-27.open-world.5';
+export const GENERATOR_VERSION = '2026-11-28.occupation-floor.1';
 
 export interface PersonGenerator {
   person(index: number): PersonProfile;

@@ -10,7 +10,7 @@ import occupationGroupData from './data/occupation-groups.json';
 import { COMPANIES_BY_INDUSTRY } from './companies';
 import { cumulative } from './rng';
 import type { Seniority } from '../domain/profile';
-import { familyTitleOccupation, occupations, type Occupation } from '../reference/occupations';
+import { familyTitleOccupation, isMilitaryOccupation, occupations, type Occupation } from '../reference/occupations';
 import { ROLE_FAMILIES, SENIORITIES, buildTitle, detectSeniority } from '../reference/taxonomy';
 
 /** The sentences and degrees of a role. */
@@ -230,8 +230,9 @@ export interface Roles {
   /** Relative share of each family among the families' people. */
   familyCum: Float64Array;
   /**
-   * The whole workforce in proportion to employment: every occupation outside the families, then
-   * each family weighted by the employment of the occupations mapped to it (`workforceRole`).
+   * The whole workforce in proportion to employment: every occupation outside the families (at
+   * least WORKFORCE_FLOOR_EMPLOYMENT), then each family weighted by the employment of the
+   * occupations mapped to it (`workforceRole`).
    */
   workforceCum: Float64Array;
   workforceRole(i: number): RoleSpec;
@@ -239,9 +240,21 @@ export interface Roles {
   maxSkills: number;
 }
 
+/**
+ * The least an occupation outside the families weighs in the workforce draw, as US employment:
+ * about 20 people in a 200,000-person corpus, 100 in 1M. In proportion to employment alone, half
+ * the occupations had fewer than 25 people in 200,000 and 127 fewer than 5 (boilermakers 2, fishers
+ * none: OEWS counts employees only), so a search for them filled no page. The floor moves about 5 %
+ * of the workforce from the largest occupations to the smallest.
+ */
+export const WORKFORCE_FLOOR_EMPLOYMENT = 30_000;
+
+/** An occupation's weight in the workforce draw: its US employment, at least the floor. */
+const workforceWeight = (o: Occupation) => Math.max(o.employment ?? 0, WORKFORCE_FLOOR_EMPLOYMENT);
+
 export function createRoles(): Roles {
   const families = familyRoles();
-  const outside = occupations().all.filter((o) => o.family === null && (o.employment ?? 0) > 0);
+  const outside = occupations().all.filter((o) => o.family === null && !isMilitaryOccupation(o.code));
   const familyEmployment = new Map<string, number>();
   for (const o of occupations().all) if (o.family) familyEmployment.set(o.family, (familyEmployment.get(o.family) ?? 0) + (o.employment ?? 0));
   const byCode = new Map<string, { title: string; source: string }[]>();
@@ -255,7 +268,7 @@ export function createRoles(): Roles {
   return {
     families,
     familyCum: cumulative(ROLE_FAMILIES.map((f) => FAMILY_TEXT[f.id].weight)),
-    workforceCum: cumulative([...outside.map((o) => o.employment ?? 0), ...families.map((f) => familyEmployment.get(f.family) ?? 0)]),
+    workforceCum: cumulative([...outside.map(workforceWeight), ...families.map((f) => familyEmployment.get(f.family) ?? 0)]),
     workforceRole(i) {
       if (i >= outside.length) return families[i - outside.length];
       let role = built.get(i);

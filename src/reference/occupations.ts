@@ -35,6 +35,12 @@ export interface OccupationTitle {
 /** O*NET-SOC code form. */
 export const ONET_CODE = /^\d{2}-\d{4}\.\d{2}$/;
 
+/**
+ * The armed forces' occupations (SOC 55): not hired through recruiters, no OEWS employment, and no
+ * one in the corpus; the reader does not read them and the workforce draw skips them.
+ */
+export const isMilitaryOccupation = (code: string) => code.startsWith('55-');
+
 /** The SOC "detailed occupation" a code belongs to ("29-1141.01" → "29-1141"): O*NET's specialities share it. */
 export const socOf = (code: string) => code.slice(0, 7);
 

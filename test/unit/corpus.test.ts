@@ -1,6 +1,7 @@
 import type { PersonProfile } from '../../src/domain/profile';
 import { COMPANIES, COMPANIES_BY_INDUSTRY } from '../../src/corpus/companies';
 import { createPersonGenerator, isOldMetroFamilyPerson } from '../../src/corpus/generator';
+import { WORKFORCE_FLOOR_EMPLOYMENT, createRoles } from '../../src/corpus/roles';
 import { distanceKm, gazetteer } from '../../src/reference/gazetteer';
 import { occupations } from '../../src/reference/occupations';
 import {
@@ -238,6 +239,24 @@ describe('person generator', () => {
   it("tells a person's family without generating the person (the loader's order)", () => {
     const g = createPersonGenerator(7);
     for (let i = 0; i < 500; i++) expect(g.familyOf(i)).toBe(g.person(i).family);
+  });
+
+  it('draws every civilian occupation outside the families at least at the floor, and no military one', () => {
+    const roles = createRoles();
+    const outside = roles.workforceCum.length - roles.families.length;
+    const share = new Map<string, number>();
+    for (let i = 0; i < outside; i++) {
+      const weight = roles.workforceCum[i] - (i > 0 ? roles.workforceCum[i - 1] : 0);
+      share.set(roles.workforceRole(i).occupationOf('').onet_code, weight);
+    }
+    const civilian = occupations().all.filter((o) => o.family === null && !o.code.startsWith('55-'));
+    expect(share.size).toBe(civilian.length);
+    for (const o of civilian) expect(share.get(o.code)).toBeGreaterThanOrEqual(WORKFORCE_FLOOR_EMPLOYMENT);
+    // Fishers have no OEWS employment (OEWS counts employees); the floor still gives them people.
+    expect(share.get('45-3031.00')).toBe(WORKFORCE_FLOOR_EMPLOYMENT);
+    expect([...share.keys()].some((c) => c.startsWith('55-'))).toBe(false);
+    // Big occupations keep their employment (cashiers).
+    expect(share.get('41-2011.00')).toBe(occupations().byCode('41-2011.00')!.employment);
   });
 
   it('rejects invalid indices', () => {
