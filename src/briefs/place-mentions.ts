@@ -154,10 +154,11 @@ const TOWN_FACILITY =
 const ENDS_PHRASE = /^(?:\s*$|\s*[,.;:!?()\]/|&\n]|\s+(?:or|and)\b|\s+[-–—]\s)/i;
 /**
  * Words before a place that make it the company's, not the role's ("headquartered in", "offices in"), or
- * a place the role only visits or is reckoned from ("the odd day at our Sligo plant", "four hours north of Brisbane").
+ * a place the role only visits or is reckoned from ("the odd day at our Sligo plant", "four hours north of Brisbane"),
+ * or where candidates or flights set out from ("relocation from East London", "crew change flights from Lagos").
  */
 const COMPANY_PLACE_CUES =
-  /\b(?:headquarter\w*|hq|offices|founded|customers|clients|presence|across|as well as|including|studios?|sites|(?<!(?:hybrid|remote|work|working) )from our|sister (?:team|company|office)|parent company|head office|main office|meets|meetings|konzernzentrale|hauptsitz|zentrale|hoofdkantoor|siège|sede central|(?:done|spent) time|worked|experience (?:in|at)|(?:the )?odd (?:day|visit|trip)s?|(?:trade (?:fairs?|shows?)|conferences?|expos?)(?: \w+)? (?:in|at)|occasional(?:ly)?(?: \w+)?|(?:some|occasional|regular) (?:travel|trips?|visits?) to|(?:hours?|hrs?|minutes?|mins?)(?:'s)?\s+(?:drive\s+)?(?:(?:north|south|east|west)(?:-?(?:east|west))?\s+of|from|away from|outside(?: of)?)|(?:rest of (?:the |our )?(?:\w+ )?team|other teams?|colleagues|founders|ceo|cfo|cto|coo|dpo|gc|boss|(?:our|biggest|largest|main|key|anchor)\s+(?:\w+\s+)?(?:customer|client|partner)s?)\s+(?:who\s+)?(?:is|are|sits?|sitting|works?|lives?)\s+(?:based\s+)?(?:in|out of))\b/gi;
+  /\b(?:headquarter\w*|hq|offices|founded|customers|clients|presence|across|as well as|including|studios?|sites|(?<!(?:hybrid|remote|work|working) )from our|sister (?:team|company|office)|parent company|head office|main office|meets|meetings|konzernzentrale|hauptsitz|zentrale|hoofdkantoor|siège|sede central|(?:done|spent) time|worked|experience (?:in|at)|(?:the )?odd (?:day|visit|trip)s?|(?:trade (?:fairs?|shows?)|conferences?|expos?)(?: \w+)? (?:in|at)|occasional(?:ly)?(?: \w+)?|(?:some|occasional|regular) (?:travel|trips?|visits?) to|flights? (?:\w+ )?(?:from|ex-?|out of)|relocat\w* (?:\w+ )?from|(?:hours?|hrs?|minutes?|mins?)(?:'s)?\s+(?:drive\s+)?(?:(?:north|south|east|west)(?:-?(?:east|west))?\s+of|from|away from|outside(?: of)?)|(?:rest of (?:the |our )?(?:\w+ )?team|other teams?|colleagues|founders|ceo|cfo|cto|coo|dpo|gc|boss|(?:our|biggest|largest|main|key|anchor)\s+(?:\w+\s+)?(?:customer|client|partner)s?)\s+(?:who\s+)?(?:is|are|sits?|sitting|works?|lives?)\s+(?:based\s+)?(?:in|out of))\b/gi;
 /** Words after a place that make it a licence's or a registration's ("Alaska RN license", "Texas MRT license"). */
 const CREDENTIAL_AFTER = /^[ \t]+(?:[\w()/-]+[ \t]+){0,2}(?:licen[cs]es?|registration|certificat\w*|permit|accreditation)\b/i;
 /** A person's name, not a place: "reports to Florence", "contact Jackson", "Dr. Lincoln". */
@@ -267,7 +268,9 @@ function nameAt(text: string, tokens: Token[], i: number, corrections: Map<strin
   // A short word ("Londn", "Sydeny") only standing as a place stands: after a cue, before its region or in a segment of its own.
   const short = tokens[i].key.length < 7;
   const placed = () => cued() || ownSegment(text, tokens[i].start, tokens[i].end) || /^\s*\(/.test(text.slice(tokens[i].end, tokens[i].end + 3));
-  if (fixed && (short ? placed() : (big && (/^\p{Lu}/u.test(tokens[i].text) || fixedMetro?.anyCase)) || cued())) {
+  // A longer one capitalised in a segment of its own too ("— Thesaloniki, 2 days a week in the office").
+  const capital = /^\p{Lu}/u.test(tokens[i].text);
+  if (fixed && (short ? placed() : (big && (capital || fixedMetro?.anyCase)) || cued() || (capital && ownSegment(text, tokens[i].start, tokens[i].end)))) {
     return { start: tokens[i].start, end: tokens[i].end, key: fixed, metro: fixedMetro?.anyCase ? fixedMetro : undefined, candidates: fixedPlaces };
   }
   return undefined;

@@ -51,7 +51,12 @@ function lists(text: string, mentions: readonly Mention[]): Mention[][] {
   const out: Mention[][] = [];
   for (const m of mentions) {
     const last = out.at(-1)?.at(-1);
-    if (last && LIST_GAP.test(text.slice(last.end, m.start)) && /\S/.test(text.slice(last.end, m.start))) out.at(-1)!.push(m);
+    // A district in brackets may stand between towns: "Melbourne (Cremorne) or Sydney (Surry Hills)"
+    // ("Portland, Maine (hybrid) or remote within Maine" is a town and an area, chosen apart).
+    const written = text.slice(last?.end ?? 0, m.start);
+    const unbracketed = written.replace(/^\s*\([^()\n]{1,40}\)/, '');
+    const gap = /\bremote\b/i.test(unbracketed) ? written : unbracketed;
+    if (last && LIST_GAP.test(gap) && /\S/.test(gap)) out.at(-1)!.push(m);
     else out.push([m]);
   }
   return out
@@ -123,11 +128,12 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
     m.place = local;
     m.metro = undefined;
   }
-  // A name whose namesake lies right beside another town the brief names is that namesake, an old
-  // metro's name too: "our Grantham and Boston (Lincs) stores" is Lincolnshire's Boston, 40 km away.
+  // A name whose namesake lies right beside another town the brief names for the role is that
+  // namesake, an old metro's name too: "our Grantham and Boston (Lincs) stores" is Lincolnshire's
+  // Boston, 40 km away ("trips to the group office in Brussels" leave Lille French).
   for (const m of all) {
     if (m.qualified || m.place.kind !== 'city') continue;
-    const towns = all.filter((x) => x !== m && x.place.kind === 'city' && x.place.country !== m.place.country);
+    const towns = all.filter((x) => x !== m && !x.company && x.place.kind === 'city' && x.place.country !== m.place.country);
     const near = (c: GazetteerPlace) => towns.some((x) => distanceKm(c.lat, c.lon, x.place.lat, x.place.lon) <= NAMESAKE_NEAR_KM);
     if (towns.length === 0 || near(m.place)) continue;
     const namesake = m.candidates.find((c) => c.kind === 'city' && c.id !== m.place.id && near(c));
@@ -199,7 +205,9 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
   if (wideArea && !based) {
     chosen = wideArea;
     // "Glasgow office, or remote from anywhere in the UK": the town and the area.
-    const before = towns.filter((group) => group.at(-1)!.end < wideArea[0].start && OR_REMOTE.test(text.slice(group.at(-1)!.end, wideArea[0].start)));
+    const before = towns.filter(
+      (group) => group.at(-1)!.end < wideArea[0].start && OR_REMOTE.test(withoutAbbreviationDots(text.slice(group.at(-1)!.end, wideArea[0].start))),
+    );
     if (before.length) chosen = [...bestOf(before), ...wideArea];
   } else {
     chosen = bestOf(towns.length ? towns : groups);
@@ -263,17 +271,19 @@ function districtsAbroad(all: readonly Mention[]): Set<Mention> {
 }
 
 /**
- * A smaller town abroad written right after a town and a comma or a bracket is that town's county,
- * state or district: "Taunton, Somerset" is not Somerset, Massachusetts (the gazetteer holds
- * first-level regions only), nor "Kolkata (Salt Lake Sector V)" Utah's metro.
+ * A smaller town or a region abroad written right after a town and a comma or a bracket is that
+ * town's county, state, district or short name: "Taunton, Somerset" is not Somerset, Massachusetts
+ * (the gazetteer holds first-level regions only), "Kolkata (Salt Lake Sector V)" not Utah's metro,
+ * "Gqeberha (PE)" not Prince Edward Island.
  */
 function countiesAbroad(text: string, all: readonly Mention[]): Set<Mention> {
   return new Set(
     all.filter((m) => {
       // An old metro only under another of its names ("Tamps." is Tamaulipas, not Tampa; "Salt Lake" a Kolkata district).
-      if (m.qualified || m.place.kind !== 'city' || (m.metro && placeKey(m.written) === placeKey(m.place.name))) return false;
+      if (m.qualified || m.place.kind === 'country' || (m.metro && placeKey(m.written) === placeKey(m.place.name))) return false;
       const town = all.find((x) => x.end < m.start && /^\s*[,(]\s*$/.test(text.slice(x.end, m.start)));
-      return !!town && town.place.kind === 'city' && town.place.country !== m.place.country && town.place.population > m.place.population;
+      if (!town || town.place.kind !== 'city' || town.place.country === m.place.country) return false;
+      return m.place.kind === 'region' || town.place.population > m.place.population;
     }),
   );
 }
@@ -320,6 +330,9 @@ const ANYWHERE_AT_ALL =
 /** Between a town and an area it is an alternative to: ", or remote from anywhere in", " (hybrid) or remote within". */
 const OR_REMOTE =
   /^[^.]{0,30}\b(?:or|oder|ou|o|of)\b[^.\n]{0,12}\b(?:remote|work(?:ing)? from home|wfh|home-based|elsewhere|sonst(?:wo)?|ailleurs|anywhere)\b[^.\n]{0,30}$/i;
+
+/** Text with the dots of short abbreviations dropped: ", Sask., or remote" → ", Sask, or remote"; "Co. Clare" → "Co Clare". */
+const withoutAbbreviationDots = (t: string) => t.replace(/\b(\p{L}{1,5})\.(?=[\s,])/gu, '$1');
 
 /** Whether the brackets right after an area hold the towns chosen: "North Brabant (Tilburg, Breda)" gives examples of the area. */
 function bracketHolds(text: string, area: Mention, towns: readonly Mention[]): boolean {

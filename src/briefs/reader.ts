@@ -13,6 +13,7 @@ import { similarRolePhrases } from '../ranking/title-match';
 import { foreignAdTitle, openingRoleAsWritten } from './role-mentions';
 import { readRole } from './roles';
 import { SpanClaims } from './span-claims';
+import { isEnglishWord } from './english-words';
 import { SEARCHABLE_FIELDS, type Criteria } from '../domain/criteria';
 
 export interface Extraction {
@@ -341,6 +342,7 @@ export function warmReader(): void {
   extractCriteria('Warm-up: a senior pharmacist in Leeds, 5 years of Excel, 30 miles of Lyon; sofware enginer; patisier');
   occupationVocabulary().similar('warm up', 1);
   similarRolePhrases('warm up', 1);
+  isEnglishWord('warm');
 }
 
 export function extractCriteria(text: string): Extraction {

@@ -12,6 +12,7 @@ import { canonicalSkill } from '../reference/taxonomy';
 import type { Seniority } from '../domain/profile';
 import { similarRolePhrases, words } from '../ranking/title-match';
 import { SpanClaims } from './span-claims';
+import { isEnglishWord } from './english-words';
 import {
   contextWeight,
   GENERIC_WORDS,
@@ -283,6 +284,21 @@ function wordsAgree(a: string, b: string): boolean {
   return x.size + y.size > 0 && (2 * common) / (x.size + y.size) >= 0.6;
 }
 
+/**
+ * Whether a span's head word is another English word spelt right, so no near miss of the phrase's
+ * head: "safety barriers" is no barrister, "community controlled" no controller, "SEO audits" no
+ * auditor; "Windscreen Technicians" has the head of "windscreen technician". A department's word
+ * among the opening words still names its people ("help with recruiting"; "the 401(k) audit" further
+ * on is a task).
+ */
+function spelledRightElsewise(head: Token, key: string, departmentNamed: boolean): boolean {
+  if (head.corrected || departmentNamed) return false;
+  return singularWord(head.lower) !== singularWord(key.split(' ').at(-1) ?? '') && isEnglishWord(head.lower);
+}
+
+/** Opening words a department's word alone may name the role in ("help with recruiting"). */
+const DEPARTMENT_OPENING_WORDS = 4;
+
 /** Whether a word agrees with a phrase's head (last) word. */
 const headAgrees = (word: string, phrase: string) => wordsAgree(word, phrase.split(' ').at(-1) ?? '');
 
@@ -349,7 +365,7 @@ export function similarMentions(
           // "forestry adviser" is no "HR adviser": a two-word likeness agrees in its first word too.
           (n === 1 || !c.key.includes(' ') || wordsAgree(first.lower, c.key.split(' ')[0])),
       );
-      if (!best) continue;
+      if (!best || spelledRightElsewise(last, best.key, areas.has(last.lower) && i < DEPARTMENT_OPENING_WORDS)) continue;
       const before = levelsBefore(text, tokens, i);
       found.push({
         start: before.from,

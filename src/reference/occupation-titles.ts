@@ -9,7 +9,7 @@
  */
 import recruiterTermData from './data/occupations/recruiter-terms.json';
 import { words } from '../ranking/title-match';
-import { occupations, singularWord, titlesOfOccupationTitle } from './occupations';
+import { isMilitaryOccupation, occupations, singularWord, titlesOfOccupationTitle } from './occupations';
 import { trigramIndex, type Nearest, type TrigramIndex } from './trigram-index';
 
 export interface OccupationPhrase {
@@ -115,8 +115,11 @@ export function occupationVocabulary(): OccupationVocabulary {
       // A residual "…, All Other" occupation lists titles that have a home elsewhere ("Boner": Meat Cutters, not Production Workers).
       for (const [code, w] of e.codes) if (RESIDUAL.test(index.byCode(code)?.title ?? '')) e.codes.set(code, w * RESIDUAL_DISCOUNT);
     }
-    const total = [...e.codes.values()].reduce((a, b) => a + b, 0);
-    const codes = [...e.codes]
+    // The armed forces' occupations name no one to search (their titles still tell words apart below).
+    const civilian = [...e.codes].filter(([code]) => !isMilitaryOccupation(code));
+    if (civilian.length === 0) continue;
+    const total = civilian.reduce((a, [, w]) => a + w, 0);
+    const codes = civilian
       .sort((a, b) => b[1] - a[1] || employment(b[0]) - employment(a[0]) || a[0].localeCompare(b[0]))
       .map(([code, w]) => ({ code, weight: w / total }));
     const key = mapKey.slice(2);
@@ -168,6 +171,7 @@ export function occupationVocabulary(): OccupationVocabulary {
       let best: { code: string; fit: number; score: number } | undefined;
       const unique = [...new Set(contextWords.map(singularWord))];
       for (const [code, counts] of titleWords) {
+        if (isMilitaryOccupation(code)) continue;
         let fit = 0;
         let score = 0;
         const titles = titleCount.get(code) ?? 1;

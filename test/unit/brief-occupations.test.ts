@@ -53,6 +53,15 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     expect(read('HVAC project engineer').family).toBe('mechanical_engineering');
     expect(read('Security officer, night shifts').family).toBeUndefined();
     expect(read('Senior SRE: Linux server administration, Chef and Terraform').family).toBe('devops_sre');
+    // An English word spelt right is no near miss of a title: barriers are no barristers, audits no auditors.
+    const highways = read('Highways Operative (Grade 4) – Bridgend depot. Pothole and patching gangs, signs and barriers, winter gritting rota');
+    expect(highways.family).toBeUndefined();
+    expect(highways.occupations?.[0]).toBe('47-4051.00');
+    expect(read('Ahrefs + Screaming Frog audits - schema markup, Core Web Vitals, internal linking on a 40k-page site').family).not.toBe('accounting');
+    // The armed forces' occupations are no reading: nobody in a recruiter's data holds them.
+    expect(read('Fishery Officer – Timaru').occupations?.some((c) => c.startsWith('55-'))).toBe(false);
+    // …and a department's word opening a brief still names its people.
+    expect(read('help with recruiting for our Austin office').family).toBe('recruiting');
   });
 
   it('launches a role no vocabulary knows by the opening words as written, and refuses only a text that names nobody', () => {

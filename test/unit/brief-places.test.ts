@@ -17,6 +17,11 @@ describe('the brief reader reads places anywhere', () => {
     ]);
     expect(placesRead('Process engineer — Lyon, France')).toEqual(['Lyon, Auvergne-Rhône-Alpes, France (40 km)']);
     expect(placesRead('Warehouse manager, Calgary or Edmonton, Alberta')).toEqual(['Calgary, Alberta, Canada (40 km)', 'Edmonton, Alberta, Canada (40 km)']);
+    // A district in brackets between two towns of a list; a short name in brackets is the town's, not a place abroad.
+    expect(placesRead('Mid-market AE — Melbourne (Cremorne) or Sydney (Surry Hills), hybrid')).toHaveLength(2);
+    expect(placesRead('Ops analyst — fleet & routing\n- Gqeberha (PE), hybrid')).toEqual(['Gqeberha, Eastern Cape, South Africa (40 km)']);
+    // A long name misspelt, capitalised and standing alone.
+    expect(placesRead('UI designer for a fintech app — Thesaloniki, 2 days a week in the office')[0]).toMatch(/^Thessaloníki/);
   });
 
   it('takes the most populous place of a name unless the text names its region or country', () => {
@@ -135,6 +140,15 @@ describe('the brief reader reads places anywhere', () => {
     expect(placesRead('Site supervisor, anywhere in Bavaria')).toEqual(['Bavaria, Germany']);
     expect(placesRead('Support engineer — Bristol / remote UK')).toEqual(['Bristol, England, United Kingdom (40 km)', 'United Kingdom']);
     expect(placesRead('Recruiter, remote (Ireland); our HQ is in London')).toEqual(['Ireland']);
+    // The town is kept beside the area whatever abbreviations stand between them.
+    expect(placesRead('AP specialist — Regina, Sask., or remote anywhere in Saskatchewan')).toEqual([
+      'Regina, Saskatchewan, Canada (40 km)',
+      'Saskatchewan, Canada',
+    ]);
+    expect(placesRead('Contracts Specialist — Portland, Maine (hybrid) or remote within Maine')).toEqual([
+      'Portland, Maine, United States (40 km)',
+      'Maine, United States',
+    ]);
   });
 
   it("keeps the company's places apart from the role's", () => {
@@ -169,6 +183,11 @@ describe('the brief reader reads places anywhere', () => {
       'Kyoto, Japan (40 km)',
     ]);
     expect(placesRead('Customer Success Manager in Nagoya')).toEqual(['Nagoya, Aichi, Japan (40 km)']);
+    // Where candidates or flights set out from is not the role's place.
+    expect(placesRead('Reliability engineer\n- Warri refinery, Delta State\n- 28/28 rotation, crew change flights from Lagos')[0]).toMatch(/^Warri/);
+    expect(placesRead("Ops analyst — Durban, hybrid. We'll help with relocation from East London or Cape Town")).toEqual([
+      'Durban, KwaZulu-Natal, South Africa (40 km)',
+    ]);
   });
 
   it('needs evidence for names that are also words or names, and ignores compounds', () => {
