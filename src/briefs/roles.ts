@@ -10,10 +10,10 @@
  * "hiring", "looking for", "role:" make it the role asked for; "work with", "reporting to",
  * "partner with" make it a colleague ("you'll work closely with product managers").
  */
-import { ROLE_FAMILIES, SENIORITY_YEARS, SENIORITY_TITLE_WORDS, detectSeniority, findFamily } from '../reference/taxonomy';
+import { MANAGER_LEVELS, ROLE_FAMILIES, SENIORITY_YEARS, SENIORITY_TITLE_WORDS, detectSeniority, findFamily } from '../reference/taxonomy';
 import { BRIEF_SENIORITY_WORDS, FAMILY_AREAS, NO_FAMILY, ROLE_PHRASES, SKILL_TITLE_HINTS } from '../reference/role-vocabulary';
 import { occupationVocabulary } from '../reference/occupation-titles';
-import { familyTitleOccupation, occupations, ownTitles, singularWord } from '../reference/occupations';
+import { familyManagerOccupation, familyTitleOccupation, occupations, ownTitles, singularWord } from '../reference/occupations';
 import { SENIORITIES, type Seniority } from '../domain/profile';
 import { departmentWords, titleSimilarity, words } from '../ranking/title-match';
 import { SpanClaims } from './span-claims';
@@ -78,8 +78,6 @@ function nearestBaseTitle(phrase: string, family: string): string | undefined {
   }
   return best && best.s >= 0.5 ? best.title : undefined;
 }
-
-const MANAGER_LEVELS: readonly Seniority[] = ['manager', 'director', 'vp', 'cxo'];
 
 /**
  * The title the corpus writes for a manager-and-up role of the family: the level title whose
@@ -376,11 +374,17 @@ export function readRole(
     const own = codes.size ? familyTitleOccupation(family, findFamily(family)?.titles[0] ?? '') : undefined;
     if (own) codes.add(own);
   }
-  if (codes.size > 0) result.occupations = { codes: [...codes].slice(0, MAX_OCCUPATIONS), confidence: Math.min(confidence, result.titles?.confidence ?? 0.7) };
-
   const leading = ofFamily.filter((m) => m.weight >= strongest * LEADING_SHARE);
   const seniority = readSeniority(text, leading, years);
   if (seniority) result.seniority = seniority;
+  // A manager and up of the family is first its management occupation ("Head of Finance":
+  // Financial Managers, "Logistics Manager": Transportation, Storage, and Distribution Managers), as
+  // the corpus holds them; the family's own occupation follows.
+  const managing =
+    seniority?.levels.length && seniority.levels.every((l) => MANAGER_LEVELS.includes(l)) ? familyManagerOccupation(family, titles[0] ?? '') : undefined;
+  const occupationCodes = managing ? [managing, ...[...codes].filter((c) => c !== managing)] : [...codes];
+  if (occupationCodes.length > 0)
+    result.occupations = { codes: occupationCodes.slice(0, MAX_OCCUPATIONS), confidence: Math.min(confidence, result.titles?.confidence ?? 0.7) };
   return result;
 }
 
@@ -559,22 +563,20 @@ function outsideReading(
   for (const title of codes.length ? ownTitles(codes[0]) : []) if (!titles.some((t) => t.toLowerCase() === title.toLowerCase())) titles.push(title);
   const result: RoleReadingResult = { ...base, occupations: { codes, confidence } };
   if (titles.length) result.titles = { titles: titles.slice(0, MAX_EXTRACTED_TITLES), confidence };
-  const seniority = readSeniority(text, leading, years) ?? levelOfTitle(leading[0]);
+  // The level a title outside the families states itself ("Store Manager", "Director of Pharmacy"),
+  // read as the corpus and the scorer read a person's title (detectSeniority).
+  const seniority = readSeniority(text, leading, years, leading[0] && detectSeniority(leading[0].written));
   if (seniority) result.seniority = seniority;
   return result;
 }
 
-/**
- * The level a title outside the families states itself ("Store Manager", "Director of Pharmacy"),
- * read as the corpus and the scorer read a person's title (detectSeniority).
- */
-function levelOfTitle(m: RoleMention | undefined): RoleReadingResult['seniority'] {
-  const level = m && detectSeniority(m.written);
-  return level ? { levels: [level], confidence: 0.7 } : undefined;
-}
-
-/** The levels stated with the leading mentions; else a level phrase; else what a range of years implies. */
-function readSeniority(text: string, leading: readonly RoleMention[], years: { min: number; max?: number } | undefined): RoleReadingResult['seniority'] {
+/** The levels stated with the leading mentions; else a level phrase; else what a range of years implies; else the level the title states; else what a floor of years implies. */
+function readSeniority(
+  text: string,
+  leading: readonly RoleMention[],
+  years: { min: number; max?: number } | undefined,
+  titleLevel?: Seniority,
+): RoleReadingResult['seniority'] {
   const levels = new Set(leading.flatMap((m) => m.levels));
   if (levels.size === 0) for (const l of statedLevels(text)) levels.add(l);
   let implied = false;
@@ -583,6 +585,14 @@ function readSeniority(text: string, leading: readonly RoleMention[], years: { m
     // hold its middle.
     const middle = (years.min + years.max) / 2;
     for (const level of YEARS_LEVELS) if (SENIORITY_YEARS[level][0] <= middle && middle <= SENIORITY_YEARS[level][1]) levels.add(level);
+    implied = true;
+  } else if (levels.size === 0 && titleLevel) {
+    return { levels: [titleLevel], confidence: 0.7 };
+  } else if (levels.size === 0 && years && years.min > 0) {
+    // A floor of years ("5+ yrs", "at least 3 years") is the level those years start ("5+" senior,
+    // "3+" mid); past the levels years tell apart ("10+ years") it says no level.
+    const level = YEARS_LEVELS.find((l) => SENIORITY_YEARS[l][0] <= years.min && years.min < SENIORITY_YEARS[l][1]);
+    if (level) levels.add(level);
     implied = true;
   }
   if (levels.size === 0 || levels.size > 3) return undefined;

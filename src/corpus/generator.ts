@@ -23,7 +23,7 @@ import { SENIORITIES, SENIORITY_YEARS, detectSeniority } from '../reference/taxo
  * Which generator this is: a corpus loaded by another version is replaced, not topped up
  * (src/corpus/loader.ts). Change it whenever the same (seed, index) gives another person.
  */
-export const GENERATOR_VERSION = '2026-11-28.occupation-floor.1';
+export const GENERATOR_VERSION = '2026-11-28.family-managers.1';
 
 export interface PersonGenerator {
   person(index: number): PersonProfile;
@@ -323,7 +323,7 @@ export function createPersonGenerator(seed: number): PersonGenerator {
       title,
       seniority,
       family: role.family,
-      occupation: role.occupationOf(baseTitle),
+      occupation: role.occupationOf(baseTitle, title, seniority),
       company: company.name,
       industry: company.industry,
       metro: where.metro,

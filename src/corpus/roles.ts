@@ -10,8 +10,8 @@ import occupationGroupData from './data/occupation-groups.json';
 import { COMPANIES_BY_INDUSTRY } from './companies';
 import { cumulative } from './rng';
 import type { Seniority } from '../domain/profile';
-import { familyTitleOccupation, isMilitaryOccupation, occupations, type Occupation } from '../reference/occupations';
-import { ROLE_FAMILIES, SENIORITIES, buildTitle, detectSeniority } from '../reference/taxonomy';
+import { familyManagerOccupation, familyTitleOccupation, isMilitaryOccupation, occupations, type Occupation } from '../reference/occupations';
+import { MANAGER_LEVELS, ROLE_FAMILIES, SENIORITIES, buildTitle, detectSeniority } from '../reference/taxonomy';
 
 /** The sentences and degrees of a role. */
 export interface RoleText {
@@ -43,7 +43,8 @@ export interface RoleSpec {
   /** Other roles' skills a few people add (adjacent families). */
   extraSkills: readonly (readonly string[])[];
   baseTitles: readonly string[];
-  occupationOf(baseTitle: string): { onet_code: string; title: string };
+  /** The occupation of a person of the role: of the base title, or of the title at their level. */
+  occupationOf(baseTitle: string, title: string, seniority: Seniority): { onet_code: string; title: string };
   /** A title at a level (the base title and the variant of spelling). */
   titleFor(seniority: Seniority, baseTitle: string, variant: number): string;
   /** The level a base title states itself ("Pharmacy Manager"); it wins over the drawn one. */
@@ -81,8 +82,10 @@ function familyRoles(): RoleSpec[] {
       skills: f.skills,
       extraSkills: adjacent.map((a) => ROLE_FAMILIES[a].skills),
       baseTitles: f.titles,
-      occupationOf(base) {
-        const code = familyTitleOccupation(f.id, base);
+      occupationOf(base, title, seniority) {
+        // A manager and up of the family holds its management occupation ("Director of Finance": Financial Managers).
+        const managing = seniority && MANAGER_LEVELS.includes(seniority) ? familyManagerOccupation(f.id, title) : undefined;
+        const code = managing ?? familyTitleOccupation(f.id, base);
         const o = code ? occupations().byCode(code) : undefined;
         if (!o) throw new Error(`corpus roles: no occupation for ${f.id} title ${base}`);
         return { onet_code: o.code, title: o.title };

@@ -181,6 +181,36 @@ export function familyTitleOccupation(family: string, baseTitle: string): string
   return FAMILY_TITLES[family]?.[baseTitle];
 }
 
+let managers: Map<string, { primary: string; byTitle: Map<string, string> }> | undefined;
+/**
+ * The management occupation of a family's manager-and-up title: the family's own SOC 11 occupation
+ * (by the reviewed family table) whose O*NET titles list the title ("Logistics Manager" →
+ * 11-3071.00, "Procurement Manager" → 11-3061.00), else the family's largest one ("Head of Finance"
+ * → Financial Managers). Undefined for a family the table gives none (software engineering's
+ * managers are not O*NET's alone: Computer and Information Systems Managers are DevOps/SRE's).
+ * The corpus gives the family's managers this occupation, and the reader reads it for them.
+ */
+export function familyManagerOccupation(family: string, title: string): string | undefined {
+  if (!managers) {
+    managers = new Map();
+    const index = occupations();
+    // A speciality of "Managers, All Other" (Regulatory Affairs Managers, legal's) is no family's management.
+    const residual = (code: string) => /,\s*All Other$/i.test(index.byCode(`${socOf(code)}.00`)?.title ?? '');
+    const own = index.all.filter((o) => o.family !== null && o.code.startsWith('11-') && !residual(o.code));
+    const titlesOf = new Map<string, string[]>();
+    for (const t of index.titles()) titlesOf.set(t.code, [...(titlesOf.get(t.code) ?? []), t.title.toLowerCase()]);
+    for (const f of new Set(own.map((o) => o.family!))) {
+      // Largest first: a title two of them list is the larger's ("Marketing Manager": Marketing Managers, not Advertising).
+      const codes = own.filter((o) => o.family === f).sort((a, b) => (b.employment ?? 0) - (a.employment ?? 0));
+      const byTitle = new Map<string, string>();
+      for (const o of codes) for (const t of titlesOf.get(o.code) ?? []) if (!byTitle.has(t)) byTitle.set(t, o.code);
+      managers.set(f, { primary: codes[0].code, byTitle });
+    }
+  }
+  const m = managers.get(family);
+  return m && (m.byTitle.get(title.toLowerCase()) ?? m.primary);
+}
+
 let loaded: OccupationIndex | undefined;
 export function occupations(): OccupationIndex {
   loaded ??= build();

@@ -7,7 +7,7 @@
  */
 import onetData from './data/onet-titles.json';
 import vocabularyData from './data/role-vocabulary.json';
-import { ROLE_FAMILIES, SENIORITIES, buildTitle, type Seniority } from './taxonomy';
+import { MANAGER_LEVELS, ROLE_FAMILIES, SENIORITIES, buildTitle, type Seniority } from './taxonomy';
 
 /** Where a role phrase comes from, most trusted first. */
 export type RolePhraseSource = 'title' | 'level-title' | 'alias' | 'onet';
@@ -56,7 +56,7 @@ const isSeniority = (s: string | undefined): s is Seniority => s !== undefined &
 /** Titles the corpus writes for the manager-and-up levels of a family ("Director of Engineering", "CTO"). */
 function levelTitles(familyId: string, baseTitle: string): { phrase: string; seniority: Seniority }[] {
   const out: { phrase: string; seniority: Seniority }[] = [];
-  for (const seniority of ['manager', 'director', 'vp', 'cxo'] as const) {
+  for (const seniority of MANAGER_LEVELS) {
     for (let variant = 0; variant < 6; variant++) {
       const phrase = buildTitle(seniority, familyId, baseTitle, variant);
       if (!out.some((o) => o.phrase === phrase)) out.push({ phrase, seniority });

@@ -12,6 +12,8 @@ import skillAliasData from './data/skill-aliases.json';
 /** Seniority levels, lowest first. */
 export const SENIORITIES = ['intern', 'junior', 'mid', 'senior', 'lead', 'manager', 'director', 'vp', 'cxo'] as const;
 export type Seniority = (typeof SENIORITIES)[number];
+/** The levels that manage a department, whose titles name it ("Director of Finance", "CTO"). */
+export const MANAGER_LEVELS: readonly Seniority[] = ['manager', 'director', 'vp', 'cxo'];
 
 export interface RoleFamily {
   /** snake_case id used in criteria, e.g. `software_engineering`. */

@@ -34,6 +34,11 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
       seniority: ['senior'],
     });
     expect(read('LPN, long-term care, Sioux Falls')).toMatchObject({ family: 'healthcare_nursing', occupations: ['29-2061.00'] });
+    // A manager and up of a family is its management occupation first, as the corpus holds them.
+    expect(read('Head of Finance – Kendal, Cumbria. Housing association').occupations?.[0]).toBe('11-3031.00');
+    expect(read('Logistics Manager, Leeds').occupations?.[0]).toBe('11-3071.00');
+    expect(read('Procurement Manager – indirect spend').occupations?.[0]).toBe('11-3061.00');
+    expect(read('Senior Financial Analyst').occupations).toEqual(['13-2051.00']);
   });
 
   it('never takes a word of an occupation outside the families as evidence for one', () => {

@@ -241,13 +241,23 @@ describe('person generator', () => {
     for (let i = 0; i < 500; i++) expect(g.familyOf(i)).toBe(g.person(i).family);
   });
 
+  it("gives a family's managers and up its management occupation, where the family has one", () => {
+    const roles = createRoles();
+    const of = (family: string) => roles.families.find((r) => r.family === family)!;
+    expect(of('finance').occupationOf('Financial Analyst', 'Director of Finance', 'director').onet_code).toBe('11-3031.00');
+    expect(of('finance').occupationOf('Financial Analyst', 'Senior Financial Analyst', 'senior').onet_code).toBe('13-2051.00');
+    expect(of('supply_chain').occupationOf('Buyer', 'Logistics Manager', 'manager').onet_code).toBe('11-3071.00');
+    // Software engineering has no management occupation of its own in the reviewed table.
+    expect(of('software_engineering').occupationOf('Backend Engineer', 'Director of Engineering', 'director').onet_code).toBe('15-1252.00');
+  });
+
   it('draws every civilian occupation outside the families at least at the floor, and no military one', () => {
     const roles = createRoles();
     const outside = roles.workforceCum.length - roles.families.length;
     const share = new Map<string, number>();
     for (let i = 0; i < outside; i++) {
       const weight = roles.workforceCum[i] - (i > 0 ? roles.workforceCum[i - 1] : 0);
-      share.set(roles.workforceRole(i).occupationOf('').onet_code, weight);
+      share.set(roles.workforceRole(i).occupationOf('', '', 'mid').onet_code, weight);
     }
     const civilian = occupations().all.filter((o) => o.family === null && !o.code.startsWith('55-'));
     expect(share.size).toBe(civilian.length);

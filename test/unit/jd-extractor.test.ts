@@ -112,6 +112,8 @@ describe('extractCriteria on realistic job descriptions', () => {
       metro: 'chicago',
       industries: ['Hospital & Health Care'],
       years_experience: { min: 2 },
+      // A floor of years and no level word: the level those years start.
+      seniority: ['mid'],
       skills: [
         'Basic Life Support',
         'Advanced Cardiac Life Support',
@@ -134,6 +136,8 @@ describe('extractCriteria on realistic job descriptions', () => {
       metro: 'london',
       industries: ['Financial Services'],
       years_experience: { min: 3 },
+      // A floor of years and no level word: the level those years start.
+      seniority: ['mid'],
       skills: ['SaaS Sales', 'Salesforce', 'Negotiation', 'Prospecting'],
     });
     expectValid(e);
@@ -148,6 +152,8 @@ describe('extractCriteria on realistic job descriptions', () => {
       metro: 'berlin',
       industries: ['Renewables & Environment'],
       years_experience: { min: 5 },
+      // A floor of years and no level word: the level those years start.
+      seniority: ['senior'],
       skills: ['Forecasting', 'Python', 'SQL', 'pandas', 'scikit-learn', 'Statistics', 'Time Series Analysis', 'R'],
     });
     // A remote role names its place less firmly.
@@ -162,6 +168,8 @@ describe('extractCriteria on realistic job descriptions', () => {
       occupations: ['15-1255.00'],
       titles: ['Product Designer'],
       years_experience: { min: 4 },
+      // A floor of years and no level word: the level those years start.
+      seniority: ['mid'],
       skills: ['User Research', 'Product Design', 'Figma', 'Prototyping', 'Design Systems', 'Usability Testing'],
     });
     expect(e.confidence.metro).toBeUndefined();
