@@ -586,9 +586,9 @@ function readSeniority(
     const middle = (years.min + years.max) / 2;
     for (const level of YEARS_LEVELS) if (SENIORITY_YEARS[level][0] <= middle && middle <= SENIORITY_YEARS[level][1]) levels.add(level);
     implied = true;
-  } else if (levels.size === 0 && titleLevel) {
-    return { levels: [titleLevel], confidence: 0.7 };
-  } else if (levels.size === 0 && years && years.min > 0) {
+  }
+  if (levels.size === 0 && titleLevel) return { levels: [titleLevel], confidence: 0.7 };
+  if (levels.size === 0 && years && years.max === undefined && years.min > 0) {
     // A floor of years ("5+ yrs", "at least 3 years") is the level those years start ("5+" senior,
     // "3+" mid); past the levels years tell apart ("10+ years") it says no level.
     const level = YEARS_LEVELS.find((l) => SENIORITY_YEARS[l][0] <= years.min && years.min < SENIORITY_YEARS[l][1]);

@@ -84,7 +84,7 @@ function familyRoles(): RoleSpec[] {
       baseTitles: f.titles,
       occupationOf(base, title, seniority) {
         // A manager and up of the family holds its management occupation ("Director of Finance": Financial Managers).
-        const managing = seniority && MANAGER_LEVELS.includes(seniority) ? familyManagerOccupation(f.id, title) : undefined;
+        const managing = MANAGER_LEVELS.includes(seniority) ? familyManagerOccupation(f.id, title) : undefined;
         const code = managing ?? familyTitleOccupation(f.id, base);
         const o = code ? occupations().byCode(code) : undefined;
         if (!o) throw new Error(`corpus roles: no occupation for ${f.id} title ${base}`);
