@@ -81,6 +81,8 @@ export function exactMentions(text: string, tokens: Token[], firstLineEnd: numbe
     }
     // A word only O*NET knows as a title, capitalised inside a place's name, is the place's ("Rivers State").
     if (hit && hit.n === 1 && hit.phrases.every((p) => p.source === 'onet' && p.family === NO_FAMILY) && partOfPlaceName(text, tokens, i)) hit = undefined;
+    // …and one that is also a skill, joined to another skill, is the skill ("Playwright + TypeScript", "Puppet/Chef").
+    if (hit && hit.n === 1 && hit.phrases.every((p) => p.family === NO_FAMILY) && joinedToSkill(text, tokens[i])) hit = undefined;
     if (!hit) {
       i += 1;
       continue;
@@ -116,6 +118,14 @@ export function exactMentions(text: string, tokens: Token[], firstLineEnd: numbe
     i += hit.n + (after ? 1 : 0);
   }
   return out;
+}
+
+/** Whether a word is a skill written beside another skill by "+", "/", "&" or a comma: a list of tools, not a role. */
+function joinedToSkill(text: string, token: Token): boolean {
+  if (!canonicalSkill(token.text)) return false;
+  const after = /^\s*[+/&,]\s*([\p{L}][\p{L}\p{N}.#+-]*(?:\s[\p{Lu}][\p{L}\p{N}.#+-]*)?)/u.exec(text.slice(token.end, token.end + 40))?.[1];
+  const before = /([\p{L}][\p{L}\p{N}.#+-]*)\s*[+/&,]\s*$/u.exec(text.slice(Math.max(0, token.start - 40), token.start))?.[1];
+  return [after, after?.split(' ')[0], before].some((w) => w !== undefined && canonicalSkill(w) !== undefined);
 }
 
 /** A title written as one word that the vocabulary holds as two ("shotfirer" → "shot firer", "dogwalker"). */

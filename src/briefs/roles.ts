@@ -370,7 +370,8 @@ export function readRole(
   // Nursing"): its occupation, as O*NET names it, then the family's own (the corpus's managers of a
   // family hold their family's occupation).
   if (codes.size === 0) {
-    for (const code of listedCodes(titled.map((t) => t.m))) codes.add(code);
+    // (A mention the family's tables give no title of still names its listed title: "Advertising Manager".)
+    for (const code of listedCodes(titled.length ? titled.map((t) => t.m) : ofFamily)) codes.add(code);
     const own = codes.size ? familyTitleOccupation(family, findFamily(family)?.titles[0] ?? '') : undefined;
     if (own) codes.add(own);
   }

@@ -63,6 +63,12 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     expect(highways.family).toBeUndefined();
     expect(highways.occupations?.[0]).toBe('47-4051.00');
     expect(read('Ahrefs + Screaming Frog audits - schema markup, Core Web Vitals, internal linking on a 40k-page site').family).not.toBe('accounting');
+    // A skill joined to another skill is the skill, not O*NET's title of the same word (playwrights).
+    const tester = read('Playwright + TypeScript for the web app, API tests in Postman');
+    expect(tester.skills).toContain('Playwright');
+    expect(tester.occupations ?? []).not.toContain('27-3043.00');
+    // A department title the family's tables give no title of still names the occupation O*NET lists it under.
+    expect(read('Advertising Manager – Free State retail group, head office in Bloemfontein').occupations?.[0]).toBe('11-2011.00');
     // The armed forces' occupations are no reading: nobody in a recruiter's data holds them.
     expect(read('Fishery Officer – Timaru').occupations?.some((c) => c.startsWith('55-'))).toBe(false);
     // …and a department's word opening a brief still names its people.
