@@ -30,7 +30,7 @@ interface Person {
   id: string;
   score: number;
   score_breakdown: { criterion: string; reason: string }[];
-  profile: { industry: string; seniority: string };
+  profile: { industry: string; seniority: string; occupation?: { onet_code: string } };
 }
 
 const get = (f: KeyFixture, path: string) => stack.request('GET', `/v1${path}`, { headers: f.headers });
@@ -124,9 +124,14 @@ describe('calibration', () => {
     // Everyone the read budget allows, for people alike.
     const search = await completedSearch(f, undefined, { ...criteria, target: 200, shortlist_threshold: 70 });
     const before = await peopleOf(f, search.id);
-    // Pairs in the same industry: one rated good, the other not a fit.
+    // Pairs alike in industry, level and occupation: one rated good, the other not a fit. (Alike in
+    // industry alone, a pair still differs in level or occupation, which a draw of the corpus can
+    // make look telling.)
     const groups = new Map<string, Person[]>();
-    for (const p of before) groups.set(p.profile.industry, [...(groups.get(p.profile.industry) ?? []), p]);
+    for (const p of before) {
+      const key = [p.profile.industry, p.profile.seniority, p.profile.occupation?.onet_code].join('|');
+      groups.set(key, [...(groups.get(key) ?? []), p]);
+    }
     const pairs = [...groups.values()].flatMap((g) => Array.from({ length: Math.floor(g.length / 2) }, (_, i) => g.slice(2 * i, 2 * i + 2))).slice(0, 10);
     expect(pairs.length).toBeGreaterThanOrEqual(4);
     const ratings = pairs.flatMap(([a, b]) => [
