@@ -9,7 +9,7 @@
  */
 import recruiterTermData from './data/occupations/recruiter-terms.json';
 import { words } from '../ranking/title-match';
-import { isMilitaryOccupation, occupations, singularWord, titlesOfOccupationTitle } from './occupations';
+import { isMilitaryOccupation, isResidualTitle, occupations, singularWord, titlesOfOccupationTitle } from './occupations';
 import { trigramIndex, type Nearest, type TrigramIndex } from './trigram-index';
 
 export interface OccupationPhrase {
@@ -46,8 +46,7 @@ const SOURCE_WEIGHT = { own: 3, reported: 2, alternate: 1, short: 1 } as const;
 const RECRUITER_TERMS: Record<string, string> = recruiterTermData.terms;
 /** Occupations whose titles a context word must occur in, at least, to tell occupations apart. */
 const MIN_CONTEXT_WORD_OCCUPATIONS = 3;
-/** O*NET's residual occupations ("Production Workers, All Other") and how much less likely they are for a title listed elsewhere too. */
-const RESIDUAL = /,\s*All Other$/i;
+/** How much less likely O*NET's residual occupations ("Production Workers, All Other") are for a title listed elsewhere too. */
 const RESIDUAL_DISCOUNT = 0.5;
 /** How much likelier an occupation is when its own title holds the listed title's head noun. */
 const HEAD_NOUN_BOOST = 2;
@@ -113,7 +112,7 @@ export function occupationVocabulary(): OccupationVocabulary {
       const head = singularWord(words(e.phrase).at(-1) ?? '');
       for (const [code, w] of e.codes) if (ownTitleWords.get(code)?.has(head)) e.codes.set(code, w * HEAD_NOUN_BOOST);
       // A residual "…, All Other" occupation lists titles that have a home elsewhere ("Boner": Meat Cutters, not Production Workers).
-      for (const [code, w] of e.codes) if (RESIDUAL.test(index.byCode(code)?.title ?? '')) e.codes.set(code, w * RESIDUAL_DISCOUNT);
+      for (const [code, w] of e.codes) if (isResidualTitle(index.byCode(code)?.title ?? '')) e.codes.set(code, w * RESIDUAL_DISCOUNT);
     }
     // The armed forces' occupations name no one to search (their titles still tell words apart below).
     const civilian = [...e.codes].filter(([code]) => !isMilitaryOccupation(code));

@@ -41,6 +41,9 @@ export const ONET_CODE = /^\d{2}-\d{4}\.\d{2}$/;
  */
 export const isMilitaryOccupation = (code: string) => code.startsWith('55-');
 
+/** O*NET's residual occupations' titles ("Production Workers, All Other"): a catch-all, no occupation of its own kind. */
+export const isResidualTitle = (title: string) => /,\s*All Other$/i.test(title);
+
 /** The SOC "detailed occupation" a code belongs to ("29-1141.01" → "29-1141"): O*NET's specialities share it. */
 export const socOf = (code: string) => code.slice(0, 7);
 
@@ -195,7 +198,7 @@ export function familyManagerOccupation(family: string, title: string): string |
     managers = new Map();
     const index = occupations();
     // A speciality of "Managers, All Other" (Regulatory Affairs Managers, legal's) is no family's management.
-    const residual = (code: string) => /,\s*All Other$/i.test(index.byCode(`${socOf(code)}.00`)?.title ?? '');
+    const residual = (code: string) => isResidualTitle(index.byCode(`${socOf(code)}.00`)?.title ?? '');
     const own = index.all.filter((o) => o.family !== null && o.code.startsWith('11-') && !residual(o.code));
     const titlesOf = new Map<string, string[]>();
     for (const t of index.titles()) titlesOf.set(t.code, [...(titlesOf.get(t.code) ?? []), t.title.toLowerCase()]);
