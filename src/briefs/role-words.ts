@@ -203,7 +203,8 @@ export function contextWeight(text: string, start: number, end: number, firstLin
   // A head count of a plural role is the company's staff ("a home-services company (1,200 field techs)").
   const headCount = /\(\s*\d[\d,.]*\+?\s*$/.test(clause) && /s$/i.test(text.slice(start, end)) ? clause.length : -1;
   const colleague = Math.max(lastCueEnd(COLLEAGUE_CUES, clause), headCount);
-  if (hiring > colleague) w *= 1.5;
+  // "we'll also want an ops manager", "we also need an AE": a second role, after the one asked for.
+  if (hiring > colleague) w *= /\balso\b[^,()]*$/i.test(clause.slice(0, hiring)) ? 0.5 : 1.5;
   else if (colleague > hiring) w *= 0.3;
   // "not another accountant", "our CFO wants…", "(we place RNs, we don't need one)".
   if (
@@ -378,6 +379,8 @@ export function levelAfter(text: string, tokens: Token[], k: number): Seniority 
     if (next.lower === 'director') return 'director';
     if (next.text === 'II') return 'mid';
     if (next.text === 'III') return 'senior';
+    // "analista Ssr", "Desarrollador Sr": the short level words written after the title.
+    if (['sr', 'ssr', 'snr', 'jr'].includes(next.lower)) return phraseTables().levelWords.get(next.lower);
   }
   // "Graphic Designer, junior", "Data Analyst (Senior)"; not "Manager — Mid-Market".
   if (/^\s*[,(–—-]\s*$/.test(gap) && !/^[-/]\p{L}/u.test(text.slice(next.end, next.end + 2))) return phraseTables().levelWords.get(next.lower);

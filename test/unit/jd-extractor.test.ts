@@ -251,6 +251,19 @@ describe('extractCriteria details', () => {
     expect(extractCriteria('level wise: mid to senior. A growth marketer for a consumer app in LA.').criteria.seniority).toEqual(['mid', 'senior']);
     // "Mid-Market" is a segment, not a level.
     expect(extractCriteria('Customer Success Manager — Mid-Market accounts, Sydney office').criteria.seniority).toBeUndefined();
+    // Levels as recruiters write them in some markets: UK "midweight" and "NQ", Latin American "Ssr" after the title.
+    expect(extractCriteria('Midweight graphic designer for retail campaigns, London').criteria.seniority).toEqual(['mid']);
+    expect(extractCriteria('NQ solicitor for the disputes team, Dublin').criteria.seniority).toEqual(['junior']);
+    expect(extractCriteria('data analyst Ssr — SQL, Looker — CABA, híbrido').criteria.seniority).toEqual(['mid']);
+    // A second role wanted later lends the first no level.
+    expect(extractCriteria("ops coordinator - dispatch, vendor invoices - we'll also want an ops manager above this person eventually").criteria).toMatchObject(
+      {
+        titles: ['Operations Coordinator'],
+      },
+    );
+    expect(
+      extractCriteria("ops coordinator - dispatch, vendor invoices - we'll also want an ops manager above this person eventually").criteria.seniority,
+    ).toBeUndefined();
   });
 
   it("reads a department's manager by the family's level title, however the department is written", () => {
