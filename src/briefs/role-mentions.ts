@@ -122,10 +122,16 @@ export function exactMentions(text: string, tokens: Token[], firstLineEnd: numbe
 
 /** Whether a word is a skill written beside another skill by "+", "/", "&" or a comma: a list of tools, not a role. */
 function joinedToSkill(text: string, token: Token): boolean {
-  if (!canonicalSkill(token.text)) return false;
   const after = /^\s*[+/&,]\s*([\p{L}][\p{L}\p{N}.#+-]*(?:\s[\p{Lu}][\p{L}\p{N}.#+-]*)?)/u.exec(text.slice(token.end, token.end + 40))?.[1];
   const before = /([\p{L}][\p{L}\p{N}.#+-]*)\s*[+/&,]\s*$/u.exec(text.slice(Math.max(0, token.start - 40), token.start))?.[1];
-  return [after, after?.split(' ')[0], before].some((w) => w !== undefined && canonicalSkill(w) !== undefined);
+  const nextToSkill = [after, after?.split(' ')[0], before].some((w) => w !== undefined && canonicalSkill(w) !== undefined);
+  if (canonicalSkill(token.text)) return nextToSkill || /\b(?:in|with|using|via)\s+$/i.test(text.slice(Math.max(0, token.start - 8), token.start));
+  // A capitalised name slashed to a tool is a tool too ("Postman/Newman").
+  return (
+    /^\p{Lu}/u.test(token.text) &&
+    /^\/\S/.test(text.slice(token.end, token.end + 2)) !== /\S\/$/.test(text.slice(Math.max(0, token.start - 2), token.start)) &&
+    nextToSkill
+  );
 }
 
 /** A title written as one word that the vocabulary holds as two ("shotfirer" → "shot firer", "dogwalker"). */
@@ -347,7 +353,7 @@ export function similarMentions(
       if (/^\s*:/.test(text.slice(last.end, last.end + 3)) && FIELD_LABELS.test(text.slice(first.start, last.end))) continue;
       const written = text.slice(first.start, last.end);
       // A skill is no misspelt role ("Statistics" is not a "Statistician").
-      if (written.length < 4 || canonicalSkill(written)) continue;
+      if (written.length < 4 || canonicalSkill(written) || joinedToSkill(text, last)) continue;
       // The span must end in the phrase's head word, or near it: "backend enginer" is a
       // "backend engineer", "can build" is no "build engineer", "summer" no "summer associate".
       const key = written.toLowerCase();

@@ -79,6 +79,19 @@ function nearestBaseTitle(phrase: string, family: string): string | undefined {
   return best && best.s >= 0.5 ? best.title : undefined;
 }
 
+/** The family's one base title an O*NET abbreviation is the initials of ("BA" → Business Analyst). */
+function initialsTitle(phrase: string, family: string): string | undefined {
+  if (!/^[A-Z]{2,5}$/.test(phrase)) return undefined;
+  const initials = (title: string) =>
+    title
+      .split(/[\s-]+/)
+      .map((w) => w[0])
+      .join('')
+      .toUpperCase();
+  const matching = (findFamily(family)?.titles ?? []).filter((t) => initials(t) === phrase);
+  return matching.length === 1 ? matching[0] : undefined;
+}
+
 /**
  * The title the corpus writes for a manager-and-up role of the family: the level title whose
  * department words best cover the mention's ("support team manager" → Customer Support Manager,
@@ -139,7 +152,7 @@ function titleOfMention(m: RoleMention, family: string): string | undefined {
   const level = m.levels.find((l) => MANAGER_LEVELS.includes(l));
   if (level) return nearestLevelTitle(m.via === 'department' ? p.phrase : m.words, family, level);
   if (p.title) return p.title;
-  if (p.source === 'onet') return nearestBaseTitle(p.phrase, family);
+  if (p.source === 'onet') return nearestBaseTitle(p.phrase, family) ?? initialsTitle(p.phrase, family);
   if (m.via === 'department') return baseTitleOfDepartment(m.words, family);
   return undefined;
 }

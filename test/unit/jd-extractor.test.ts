@@ -340,6 +340,9 @@ describe('extractCriteria details', () => {
       family: 'project_management',
       titles: ['Technical Program Manager'],
     });
+    expect(read('TPgM for silicon bring-up, Austin')).toMatchObject({ family: 'project_management', titles: ['Technical Program Manager'] });
+    // An abbreviation only O*NET lists reads as the family's title it is the initials of.
+    expect(read('BA needed for a core-banking migration, client site in Thane')).toMatchObject({ family: 'operations', titles: ['Business Analyst'] });
   });
 
   it('reads misspelt role and place words', () => {
@@ -377,6 +380,11 @@ describe('extractCriteria details', () => {
       family: 'electrical_engineering',
       titles: ['PCB Design Engineer'],
       metro: 'munich',
+    });
+    // A tool named like an occupation is the tool ("Postman/Newman" are no mail carrier or sailor).
+    expect(extractCriteria('Playwright + TypeScript for the web app - API tests in Postman/Newman - remote, India').criteria).toMatchObject({
+      family: 'qa_testing',
+      skills: expect.arrayContaining(['Postman']),
     });
     // One common skill says too little.
     expect(extractCriteria('someone good with Excel for our Dallas office, full time').criteria.family).toBeUndefined();
