@@ -140,7 +140,7 @@ export const HIRING_CUES =
   /\b(?:hiring|looking for|seeking|searching for|source|sourcing|find|finding|need|needs|needed|want|wants|wanted|recruit|recruiting|opening for|vacancy|position|role|title|join (?:us|our team|the team) as|as an?|as our|we(?:'re| are) (?:hiring|looking))\b/gi;
 /** Words before a mention that make it someone else: a colleague, a manager, a customer. */
 const COLLEAGUE_CUES =
-  /\b(?:(?:lead|leads|leading|manage|manages|managing|oversee|oversees|overseeing|grow|coach|coaching)\s+(?:a\s+(?:team\s+)?of\s+)?(?:\d+|a team|two|three|four|five|six|seven|eight|nine|ten|several)|with|alongside|partner(?:ing|s)? with|report(?:s|ing)? (?:in)?to|collaborat\w* with|work(?:ing)? closely with|support(?:s|ing)?|manag(?:ed|es|ing) by|hired by|team of|mentor(?:s|ing)?|fellow|other|between)\b/gi;
+  /\b(?:(?:lead|leads|leading|manage|manages|managing|oversee|oversees|overseeing|grow|coach|coaching)\s+(?:a\s+(?:team\s+)?of\s+)?(?:\d+|a team|two|three|four|five|six|seven|eight|nine|ten|several)|with|alongside|partner(?:ing|s)? with|report(?:s|ing)?\s+(?:\w+\s+)?(?:in)?to|collaborat\w* with|work(?:ing)? closely with|support(?:s|ing)?|manag(?:ed|es|ing) by|hired by|team of|mentor(?:s|ing)?|fellow|other|between)\b/gi;
 /** Verbs that make the level word after them no level ("to lead Backend Engineer hiring"). */
 const VERB_BEFORE_LEAD = /\b(?:to|will|you'll|you will|help|helps|can|who|and)\s*$/i;
 
@@ -203,8 +203,9 @@ export function contextWeight(text: string, start: number, end: number, firstLin
   // A head count of a plural role is the company's staff ("a home-services company (1,200 field techs)").
   const headCount = /\(\s*\d[\d,.]*\+?\s*$/.test(clause) && /s$/i.test(text.slice(start, end)) ? clause.length : -1;
   const colleague = Math.max(lastCueEnd(COLLEAGUE_CUES, clause), headCount);
-  // "we'll also want an ops manager", "we also need an AE": a second role, after the one asked for.
-  if (hiring > colleague) w *= /\balso\b[^,()]*$/i.test(clause.slice(0, hiring)) ? 0.5 : 1.5;
+  // "we'll also want an ops manager", "we also need an AE", "before we hire the pentester": a second
+  // role, after the one asked for.
+  if (hiring > colleague) w *= /\b(?:also|(?:before|after|once) we)\b[^,()]*$/i.test(clause.slice(0, hiring)) ? 0.5 : 1.5;
   else if (colleague > hiring) w *= 0.3;
   // "not another accountant", "our CFO wants…", "(we place RNs, we don't need one)".
   if (
@@ -213,6 +214,8 @@ export function contextWeight(text: string, start: number, end: number, firstLin
   )
     w *= 0.3;
   if (/^[^.;\n()]{0,30}?\b(?:don'?t|do not|doesn'?t|does not|not) need\b/i.test(text.slice(end, end + 60))) w *= 0.3;
+  // The one who asks: "the CISO wants a cloud sec eng", "plant manager asked me to find…".
+  if (/^\s+(?:wants|needs|asked|has asked|is asking|would like|is after)\b/i.test(text.slice(end, end + 20))) w *= 0.3;
   return w;
 }
 

@@ -373,6 +373,13 @@ describe('extractCriteria details', () => {
     });
     expect(extractCriteria("recruiter for our travel-nurse staffing desk (we place RNs, we don't need one), San Antonio").criteria.family).toBe('recruiting');
     expect(extractCriteria('PMM for developer tools — remote, but SF-based').criteria.family).toBe('marketing');
+    // The one who asks, and the boss, lend the role no level.
+    expect(extractCriteria('plant manager asked me to find a reliability engineer — vibration analysis, RCM — Houston').criteria).toMatchObject({
+      family: 'mechanical_engineering',
+      titles: ['Reliability Engineer'],
+    });
+    expect(extractCriteria('plant manager asked me to find a reliability engineer — vibration analysis, RCM — Houston').criteria.seniority).toBeUndefined();
+    expect(extractCriteria("bizops analyst who'd report straight into the COO — pricing + unit economics, Chicago").criteria.seniority).toBeUndefined();
   });
 
   it('takes skills as evidence when no role is named', () => {
