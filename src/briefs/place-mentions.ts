@@ -212,7 +212,7 @@ interface Found {
 /** The longest known name starting at token `i` and written as a place is written, or undefined. */
 /** Capitalised words that may stand before a place's name: "Greater London", "Central Tokyo", "Hybrid Leeds". */
 const NAME_MODIFIERS =
-  /^(?:Greater|Central|Downtown|Uptown|Midtown|North|South|East|West|Northern|Southern|Eastern|Western|Metro|Inner|Outer|Upper|Lower|Old|New|Hybrid|Remote|Onsite|Based|Near|In|At|Location|Locations|Office|Relocate|Relocation|Or|And|Either|The|Our|Your|From|To|Within|Around|Outside|Only|Anywhere|Candidates|City|Region|Area|Standort|Arbeitsort|Einsatzort|Raum|Großraum|Ganz|Innerhalb|Büro|Sede|Lieu|Locatie|Kantoor|Flughafen|Hauptbahnhof|Klinikum|Aeropuerto|Aeroporto|Aéroport|Hospital|Hôpital|Ospedale|Port|Porto|Puerto|Airport|Universität|Universidad|Université|Università)$/;
+  /^(?:Hey|Hi|Hello|Calling|Attention|Greater|Central|Downtown|Uptown|Midtown|North|South|East|West|Northern|Southern|Eastern|Western|Metro|Inner|Outer|Upper|Lower|Old|New|Hybrid|Remote|Onsite|Based|Near|In|At|Location|Locations|Office|Relocate|Relocation|Or|And|Either|The|Our|Your|From|To|Within|Around|Outside|Only|Anywhere|Candidates|City|Region|Area|Standort|Arbeitsort|Einsatzort|Raum|Großraum|Ganz|Innerhalb|Büro|Sede|Lieu|Locatie|Kantoor|Flughafen|Hauptbahnhof|Klinikum|Aeropuerto|Aeroporto|Aéroport|Hospital|Hôpital|Ospedale|Port|Porto|Puerto|Airport|Universität|Universidad|Université|Università)$/;
 /** Words of districts' names anywhere: "Old Town", "City Centre", "Harbour Front". */
 const GENERIC_PLACE_WORDS = new Set(
   'old new town city centre center downtown uptown midtown village harbour harbor port north south east west upper lower central park hill hills heights bay beach market square quarter district gulf coast valley lake island islands cape'.split(
@@ -452,6 +452,10 @@ function resolveMention(
   return { place: named, candidates };
 }
 
+/** Short names of the days of the week, and what joins two of them ("Mon–Fri", "Sat & Sun"). */
+const WEEKDAY = /^(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)$/i;
+const DAY_AFTER = /^\s*(?:[-–—/&,+]|to|thru|through|and)\s*(?:mon|tue|wed|thu|fri|sat|sun)/i;
+const DAY_BEFORE = /(?:mon|tue|wed|thu|fri|sat|sun)\w*\s*(?:[-–—/&,+]|to|thru|through|and)\s*$/i;
 /** Names made only of bearings: "North East", "South-East", "Central", "Midlands", "Western Province". */
 const BEARING_NAME =
   /^(?:(?:north|south|east|west|northern|southern|eastern|western|central|centre|center|middle|mid|upper|lower|inner|outer|north ?east|north ?west|south ?east|south ?west|midlands|coast|coastal|capital|islands?|the|and|region|province|district|state)(?: |$))+$/;
@@ -472,6 +476,8 @@ function evidence(text: string, m: Mention, key: string): Mention['evidence'] {
   if (m.qualified || m.metro || g.isCountryAbbreviation(m.written) || g.shortFormRadius(m.written) !== undefined) return 'solid';
   const before = text.slice(Math.max(0, m.start - 40), m.start);
   const after = text.slice(m.end, m.end + 30);
+  // A day in a run of days ("Mon–Fri 8–5") is no Mon State.
+  if (WEEKDAY.test(m.written) && (DAY_AFTER.test(after) || DAY_BEFORE.test(before))) return 'none';
   // A name in a list of skills is one of them ("Kotlin, Spring", "Rails / Phoenix").
   const itemBefore = /([^(),/;\n]{1,30}?)\s*[,/]\s*$/.exec(before)?.[1];
   const itemAfter = /^\s*[,/]\s*([^(),/;\n]{1,30}?)\s*(?:[(),/;\n]|$)/.exec(after)?.[1];

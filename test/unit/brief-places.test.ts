@@ -201,5 +201,13 @@ describe('the brief reader reads places anywhere', () => {
     expect(placesRead('nurse educator, Brisbane CBD, 3 days in')).toEqual(['Brisbane, Queensland, Australia (40 km)']);
     // A district named by a small foreign town's alternate name is the brief's own place (Gulshan is also Tabas, Iran).
     expect(placesRead('Sourcing specialist (knitwear) — Dhaka, Gulshan office')).toEqual(['Dhaka, Dhaka Division, Bangladesh (40 km)']);
+    // Days of the week are no places (Mon is a state of Myanmar); a greeting is no part of a name.
+    expect(placesRead('CMA or RMA – pediatric clinic with offices in Kennewick and Pasco – Mon–Fri 8–5, no weekends')).toEqual([
+      'Kennewick, Washington, United States (40 km)',
+      'Pasco, Washington, United States (40 km)',
+    ]);
+    expect(placesRead('Hey Moose Jaw! Our salon on Main St is looking for a licensed stylist')).toEqual(['Moose Jaw, Saskatchewan, Canada (40 km)']);
+    // An Irish town GeoNames names in Irish (Cluain Meala) is read by its English name.
+    expect(placesRead('Retained Firefighters – Clonmel Fire Station, Co. Tipperary')).toEqual(['Cluain Meala, Munster, Ireland (40 km)']);
   });
 });

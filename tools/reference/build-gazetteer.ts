@@ -135,6 +135,8 @@ const WELL_KNOWN_FORMS: Record<string, string[]> = {
   ES: ['Seville', 'Sevilla', 'Saragossa', 'Zaragoza'],
   FR: ['Lyons', 'Marseilles'],
   GR: ['Athens', 'Athina', 'Salonica', 'Thessaloniki'],
+  // Irish towns whose GeoNames main name is the Irish one (Cluain Meala): the English name is the everyday one.
+  IE: ['Clonmel', 'Newbridge', 'Mullingar'],
   IN: [
     'Bombay',
     'Calcutta',
