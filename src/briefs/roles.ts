@@ -579,9 +579,19 @@ function outsideReading(
   if (titles.length) result.titles = { titles: titles.slice(0, MAX_EXTRACTED_TITLES), confidence };
   // The level a title outside the families states itself ("Store Manager", "Director of Pharmacy"),
   // read as the corpus and the scorer read a person's title (detectSeniority).
-  const seniority = readSeniority(text, leading, years, leading[0] && detectSeniority(leading[0].written));
+  const seniority = readSeniority(text, leading, years, leading[0] && outsideTitleLevel(leading[0].written));
   if (seniority) result.seniority = seniority;
   return result;
+}
+
+/**
+ * The level a title outside the families states: as a person's title is read, except that a trade's
+ * "Journeyman" is a qualified (mid) worker and a title ending in "Associate" names the job, not a
+ * junior level ("Sales Associate", "Overnight Stock Associate").
+ */
+function outsideTitleLevel(written: string): Seniority | undefined {
+  if (/\bjourney(?:man|men|person|worker|[\s-]level)\b/i.test(written)) return 'mid';
+  return detectSeniority(written.replace(/\bassociates?\s*$/i, ''));
 }
 
 /** The levels stated with the leading mentions; else a level phrase; else what a range of years implies; else the level the title states; else what a floor of years implies. */

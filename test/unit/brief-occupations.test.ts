@@ -165,6 +165,9 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     expect(read('Director of Pharmacy for a 300-bed hospital, Louisville KY').seniority).toEqual(['director']);
     expect(read('Store manager, grocery, Knoxville').seniority).toEqual(['manager']);
     expect(read('ML research intern, summer 2027 — vision + LLM evaluation').seniority).toEqual(['intern']);
+    // …except that a retail "Associate" is the job, and a trade's journeyman a qualified worker.
+    expect(read('Overnight Stock Associate – 10pm to 6:30am – grocery store, Pueblo, CO').seniority).toBeUndefined();
+    expect(read('Journeyman Electrician – commercial & light industrial – Rapid City, SD').seniority).toEqual(['mid']);
     // Outside the families, the title as written keeps an acronym before it and spells out "tech"; "ARRT(R)" is no R.
     expect(read('HVAC Service Technician — Residential (Tucson, AZ)').titles?.[0]).toBe('HVAC Service Technician');
     expect(read('X-ray tech (ARRT(R) required) for an outpatient imaging center, El Paso')).toMatchObject({ titles: ['X-ray Technician'] });
