@@ -586,12 +586,12 @@ function outsideReading(
 
 /**
  * The level a title outside the families states: as a person's title is read, except that a trade's
- * "Journeyman" is a qualified (mid) worker and a title ending in "Associate" names the job, not a
- * junior level ("Sales Associate", "Overnight Stock Associate").
+ * "Journeyman" is a qualified (mid) worker and a title ending in "Associate" or "Staff" names the job,
+ * not a level ("Sales Associate", "Overnight Stock Associate", "waiting staff").
  */
 function outsideTitleLevel(written: string): Seniority | undefined {
   if (/\bjourney(?:man|men|person|worker|[\s-]level)\b/i.test(written)) return 'mid';
-  return detectSeniority(written.replace(/\bassociates?\s*$/i, ''));
+  return detectSeniority(written.replace(/\b(?:associates?|staff)\s*$/i, ''));
 }
 
 /** The levels stated with the leading mentions; else a level phrase; else what a range of years implies; else the level the title states; else what a floor of years implies. */
