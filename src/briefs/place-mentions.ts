@@ -137,6 +137,27 @@ function correction(key: string, memo: Map<string, string | undefined>): string 
   return memo.get(key);
 }
 
+/**
+ * A misspelt town of any size written before its state or province ("Pensecola FL"): the one town of
+ * that region within one edit, for a capitalised word of 7+ letters.
+ */
+function regionalCorrection(text: string, token: Token): string | undefined {
+  if (!/^\p{Lu}/u.test(token.text) || !/^[a-z]{7,}$/.test(token.key)) return undefined;
+  const code = /^\s*,?\s*([A-Z]{2,3})\b/.exec(text.slice(token.end, token.end + 7))?.[1];
+  if (!code) return undefined;
+  const g = gazetteer();
+  const regions = (g.regionAbbreviations().get(code) ?? []).filter((r) => ABBREVIATED_REGIONS.has(r.country));
+  if (regions.length === 0 || g.namedKey(token.key).length > 0 || knownWord(token.key)) return undefined;
+  const inRegion = (c: GazetteerPlace) => regions.some((r) => r.country === c.country && r.region === c.region);
+  const near = new Set(
+    g
+      .cities()
+      .filter((c) => inRegion(c) && editDistance(token.key, placeKey(c.name), 1) <= 1)
+      .map((c) => placeKey(c.name)),
+  );
+  return near.size === 1 ? [...near][0] : undefined;
+}
+
 // ---- cues ----
 
 /** Words just before a place that make it where the role is ("based in", "Location:", "in"). */
@@ -256,7 +277,7 @@ function nameAt(text: string, tokens: Token[], i: number, corrections: Map<strin
   // A misspelt city or metro name ("Melborne", "Pittsburg" when no other reading fits): a big one
   // capitalised, or a metro's name typed in lower case ("hyderbad"); any other city of 100,000+
   // only after a cue or before its region ("commutable to sheffeild", "chatanooga tn").
-  const fixed = correction(tokens[i].key, corrections);
+  const fixed = correction(tokens[i].key, corrections) ?? regionalCorrection(text, tokens[i]);
   const fixedMetro = fixed ? metros.get(fixed) : undefined;
   const fixedPlaces = fixed ? g.namedKey(fixed) : [];
   const cued = () =>
@@ -476,6 +497,8 @@ function evidence(text: string, m: Mention, key: string): Mention['evidence'] {
   if (m.qualified || m.metro || g.isCountryAbbreviation(m.written) || g.shortFormRadius(m.written) !== undefined) return 'solid';
   const before = text.slice(Math.max(0, m.start - 40), m.start);
   const after = text.slice(m.end, m.end + 30);
+  // "Santa Rosa counties", "Orange County": a county named after a town is not the town.
+  if (m.place.kind === 'city' && /^\s+count(?:y|ies)\b/i.test(after)) return 'none';
   // A day in a run of days ("Mon–Fri 8–5") is no Mon State.
   if (WEEKDAY.test(m.written) && (DAY_AFTER.test(after) || DAY_BEFORE.test(before))) return 'none';
   // A name in a list of skills is one of them ("Kotlin, Spring", "Rails / Phoenix").

@@ -27,6 +27,8 @@ const MAX_OCCUPATIONS = 3;
 
 /** Skill evidence (summed rarity) enough to name a family when no role is named: two or three telling skills. */
 const SKILLS_ALONE = 2.5;
+/** How like an O*NET title the opening words must be to name the role beside telling skills. */
+const CLOSE_OPENING = 0.8;
 
 /** How telling each skill is of a family: the rarer it is among families, the more. */
 const SKILL_FAMILIES: Map<string, string[]> = (() => {
@@ -305,9 +307,11 @@ export function readRole(
   }
   // Never refused for want of a known title: the opening words' nearest O*NET title, however loose
   // ("Director of Pharmacy" is near "Manager of Pharmacy"), read with the low confidence its cosine gives.
-  if (mentions.length === 0 && Math.max(0, ...skillEvidence(skills).values()) < SKILLS_ALONE) {
+  // A close one counts even beside telling skills: "HVAC Install Tech" is an installer, whatever HVAC
+  // says of mechanical engineers.
+  if (mentions.length === 0) {
     const opening = openingMention(text, tokens, firstLineEnd);
-    if (opening) mentions.push(opening);
+    if (opening && (opening.similarity! >= CLOSE_OPENING || Math.max(0, ...skillEvidence(skills).values()) < SKILLS_ALONE)) mentions.push(opening);
   }
   // Nor for naming the work only ("need someone to tile 3 bathrooms"): the occupation whose titles
   // the opening sentence's words fit best, at the lowest confidence.

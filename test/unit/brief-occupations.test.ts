@@ -180,6 +180,9 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     expect(read('Sparky wanted for domestic rewires').occupations?.[0]).toBe('47-2111.00');
     expect(read('Architect for a residential practice in Bath').occupations?.[0]).toBe('17-1011.00');
     expect(read('Paraprofessional – K-2 reading support (Title I) – Saginaw, MI').occupations?.[0]).toBe('25-9042.00');
+    // Opening words close to an O*NET title name the role even beside a telling skill (HVAC is mechanical engineers').
+    expect(read('HVAC Install Tech – residential changeouts & new construction – EPA 608 required')).toMatchObject({ occupations: ['49-9021.00'] });
+    expect(read('HVAC Install Tech – residential changeouts & new construction – EPA 608 required').family).toBeUndefined();
     expect(read("we're taking on waiting staff for the restaurant and banqueting, Bray")).toMatchObject({ occupations: ['35-3031.00'] });
     expect(read("we're taking on waiting staff for the restaurant and banqueting, Bray").seniority).toBeUndefined();
     expect(read('Pharmacist for a busy community pharmacy in Boston, MA').seniority).toBeUndefined();

@@ -207,6 +207,10 @@ describe('the brief reader reads places anywhere', () => {
       'Pasco, Washington, United States (40 km)',
     ]);
     expect(placesRead('Hey Moose Jaw! Our salon on Main St is looking for a licensed stylist')).toEqual(['Moose Jaw, Saskatchewan, Canada (40 km)']);
+    // A misspelt town before its state is the state's town; a county named after a town is not the town.
+    expect(
+      placesRead('HVAC Install Tech – residential changeouts – Pensecola FL – within 35 miles of the shop (we cover Escambia & Santa Rosa counties)'),
+    ).toEqual(['Pensacola, Florida, United States (56 km)']);
     // An Irish town GeoNames names in Irish (Cluain Meala) is read by its English name.
     expect(placesRead('Retained Firefighters – Clonmel Fire Station, Co. Tipperary')).toEqual(['Cluain Meala, Munster, Ireland (40 km)']);
   });
