@@ -208,6 +208,12 @@ const EXTRA_SHORT_FORMS: { form: string; metro: string; radius_km?: number; why:
   { form: 'SF', metro: 'san-francisco-bay-area', why: 'brief: always present' },
   { form: 'LA', metro: 'los-angeles', why: 'brief: always present' },
   { form: 'DC', metro: 'washington-dc', why: 'brief: always present' },
+  // Recruiters' shorthand for a metro's city in chats and ads.
+  { form: 'Ldn', metro: 'london', why: 'shorthand' },
+  { form: 'Sthlm', metro: 'stockholm', why: 'shorthand' },
+  { form: 'Hyd', metro: 'hyderabad', why: 'shorthand' },
+  { form: 'Bmore', metro: 'baltimore', why: 'shorthand' },
+  { form: 'Cbus', metro: 'columbus', why: 'shorthand' },
 ];
 
 // Metro aliases that are other names of a whole region (GeoNames spells the region otherwise), so not the metro's city.
