@@ -120,18 +120,20 @@ export function exactMentions(text: string, tokens: Token[], firstLineEnd: numbe
   return out;
 }
 
-/** Whether a word is a skill written beside another skill by "+", "/", "&" or a comma: a list of tools, not a role. */
+/**
+ * Whether a word names a tool, not a role: a skill written beside another skill by "+", "/", "&" or a
+ * comma ("Playwright + TypeScript") or after "in", "with", "using" ("API tests in Postman"), or a
+ * capitalised name slashed to a skill ("Postman/Newman").
+ */
 function joinedToSkill(text: string, token: Token): boolean {
+  const isSkill = (w: string | undefined) => w !== undefined && canonicalSkill(w) !== undefined;
   const after = /^\s*[+/&,]\s*([\p{L}][\p{L}\p{N}.#+-]*(?:\s[\p{Lu}][\p{L}\p{N}.#+-]*)?)/u.exec(text.slice(token.end, token.end + 40))?.[1];
   const before = /([\p{L}][\p{L}\p{N}.#+-]*)\s*[+/&,]\s*$/u.exec(text.slice(Math.max(0, token.start - 40), token.start))?.[1];
-  const nextToSkill = [after, after?.split(' ')[0], before].some((w) => w !== undefined && canonicalSkill(w) !== undefined);
-  if (canonicalSkill(token.text)) return nextToSkill || /\b(?:in|with|using|via)\s+$/i.test(text.slice(Math.max(0, token.start - 8), token.start));
-  // A capitalised name slashed to a tool is a tool too ("Postman/Newman").
-  return (
-    /^\p{Lu}/u.test(token.text) &&
-    /^\/\S/.test(text.slice(token.end, token.end + 2)) !== /\S\/$/.test(text.slice(Math.max(0, token.start - 2), token.start)) &&
-    nextToSkill
-  );
+  if (canonicalSkill(token.text))
+    return [after, after?.split(' ')[0], before].some(isSkill) || /\b(?:in|with|using|via)\s+$/i.test(text.slice(Math.max(0, token.start - 8), token.start));
+  const slashedAfter = /^\/([\p{L}][\p{L}\p{N}.#+-]*)/u.exec(text.slice(token.end, token.end + 40))?.[1];
+  const slashedBefore = /([\p{L}][\p{L}\p{N}.#+-]*)\/$/u.exec(text.slice(Math.max(0, token.start - 40), token.start))?.[1];
+  return /^\p{Lu}/u.test(token.text) && [slashedAfter, slashedBefore].some(isSkill);
 }
 
 /** A title written as one word that the vocabulary holds as two ("shotfirer" → "shot firer", "dogwalker"). */

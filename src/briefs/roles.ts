@@ -300,9 +300,11 @@ export function readRole(
   const mentions = [...known, ...similar].sort((a, b) => a.start - b.start);
   const spans = mentions.map((m) => ({ start: m.start, end: m.end }));
   const skills = readSkills(spans);
+  const bySkills = skillEvidence(skills);
+  const skillsAlone = Math.max(0, ...bySkills.values()) >= SKILLS_ALONE;
   // Last resort before a brief is refused for naming nothing known: a looser likeness (its head
   // word still agreeing), read with the low confidence its cosine gives.
-  if (mentions.length === 0 && Math.max(0, ...skillEvidence(skills).values()) < SKILLS_ALONE) {
+  if (mentions.length === 0 && !skillsAlone) {
     mentions.push(...similarMentions(text, tokens, firstLineEnd, 0.45, () => false));
   }
   // Never refused for want of a known title: the opening words' nearest O*NET title, however loose
@@ -311,11 +313,11 @@ export function readRole(
   // says of mechanical engineers.
   if (mentions.length === 0) {
     const opening = openingMention(text, tokens, firstLineEnd);
-    if (opening && (opening.similarity! >= CLOSE_OPENING || Math.max(0, ...skillEvidence(skills).values()) < SKILLS_ALONE)) mentions.push(opening);
+    if (opening && ((opening.similarity ?? 0) >= CLOSE_OPENING || !skillsAlone)) mentions.push(opening);
   }
   // Nor for naming the work only ("need someone to tile 3 bathrooms"): the occupation whose titles
   // the opening sentence's words fit best, at the lowest confidence.
-  if (mentions.length === 0 && Math.max(0, ...skillEvidence(skills).values()) < SKILLS_ALONE) {
+  if (mentions.length === 0 && !skillsAlone) {
     const duties = dutiesMention(text, tokens);
     if (duties) mentions.push(duties);
   }
@@ -331,7 +333,6 @@ export function readRole(
     const share = families.length > 1 ? 0.6 : 1;
     for (const f of families) votes.set(f, (votes.get(f) ?? 0) + m.weight * share);
   }
-  const bySkills = skillEvidence(skills);
   // Skills weigh less once a family's role is named; an outside occupation named does not lessen them.
   const skillScale = mentions.some((m) => m.phrases.some((p) => p.family !== NO_FAMILY)) ? 0.08 : 0.25;
   for (const [f, e] of bySkills) votes.set(f, (votes.get(f) ?? 0) + e * skillScale);
