@@ -141,21 +141,38 @@ function correction(key: string, memo: Map<string, string | undefined>): string 
  * A misspelt town of any size written before its state or province ("Pensecola FL"): the one town of
  * that region within one edit, for a capitalised word of 7+ letters.
  */
-function regionalCorrection(text: string, token: Token): string | undefined {
+function regionalCorrection(text: string, token: Token, memo: Map<string, string | undefined>): string | undefined {
   if (!/^\p{Lu}/u.test(token.text) || !/^[a-z]{7,}$/.test(token.key)) return undefined;
   const code = /^\s*,?\s*([A-Z]{2,3})\b/.exec(text.slice(token.end, token.end + 7))?.[1];
   if (!code) return undefined;
+  const memoKey = `${token.key} ${code}`;
+  if (memo.has(memoKey)) return memo.get(memoKey);
   const g = gazetteer();
   const regions = (g.regionAbbreviations().get(code) ?? []).filter((r) => ABBREVIATED_REGIONS.has(r.country));
-  if (regions.length === 0 || g.namedKey(token.key).length > 0 || knownWord(token.key)) return undefined;
-  const inRegion = (c: GazetteerPlace) => regions.some((r) => r.country === c.country && r.region === c.region);
-  const near = new Set(
-    g
-      .cities()
-      .filter((c) => inRegion(c) && editDistance(token.key, placeKey(c.name), 1) <= 1)
-      .map((c) => placeKey(c.name)),
-  );
-  return near.size === 1 ? [...near][0] : undefined;
+  let fixed: string | undefined;
+  if (regions.length > 0 && g.namedKey(token.key).length === 0 && !knownWord(token.key)) {
+    const near = new Set(
+      regions.flatMap((r) => cityKeysOf(r).filter((key) => Math.abs(key.length - token.key.length) <= 1 && editDistance(token.key, key, 1) <= 1)),
+    );
+    fixed = near.size === 1 ? [...near][0] : undefined;
+  }
+  memo.set(memoKey, fixed);
+  return fixed;
+}
+
+let cityKeysByRegion: Map<string, string[]> | undefined;
+/** The name keys of a first-level region's towns (built once: a hostile brief full of "Xxxxxxx FL" stays cheap). */
+function cityKeysOf(region: GazetteerPlace): readonly string[] {
+  if (!cityKeysByRegion) {
+    cityKeysByRegion = new Map();
+    for (const c of gazetteer().cities()) {
+      const at = `${c.country}.${c.region}`;
+      const keys = cityKeysByRegion.get(at);
+      if (keys) keys.push(placeKey(c.name));
+      else cityKeysByRegion.set(at, [placeKey(c.name)]);
+    }
+  }
+  return cityKeysByRegion.get(`${region.country}.${region.region}`) ?? [];
 }
 
 // ---- cues ----
@@ -277,7 +294,7 @@ function nameAt(text: string, tokens: Token[], i: number, corrections: Map<strin
   // A misspelt city or metro name ("Melborne", "Pittsburg" when no other reading fits): a big one
   // capitalised, or a metro's name typed in lower case ("hyderbad"); any other city of 100,000+
   // only after a cue or before its region ("commutable to sheffeild", "chatanooga tn").
-  const fixed = correction(tokens[i].key, corrections) ?? regionalCorrection(text, tokens[i]);
+  const fixed = correction(tokens[i].key, corrections) ?? regionalCorrection(text, tokens[i], corrections);
   const fixedMetro = fixed ? metros.get(fixed) : undefined;
   const fixedPlaces = fixed ? g.namedKey(fixed) : [];
   const cued = () =>

@@ -339,7 +339,7 @@ function findYears(text: string): { min: number; max?: number; confidence: numbe
  * it starts, so no brief's time budget pays for loading reference data.
  */
 export function warmReader(): void {
-  extractCriteria('Warm-up: a senior pharmacist in Leeds, 5 years of Excel, 30 miles of Lyon; sofware enginer; patisier');
+  extractCriteria('Warm-up: a senior pharmacist in Leeds, 5 years of Excel, 30 miles of Lyon; sofware enginer; patisier; Pensecola FL');
   occupationVocabulary().similar('warm up', 1);
   similarRolePhrases('warm up', 1);
   isEnglishWord('warm');
