@@ -541,7 +541,9 @@ function evidence(text: string, m: Mention, key: string): Mention['evidence'] {
     return 'none';
   // A town called by a role word ("Officer", Victoria) is that town only after a close cue: "HSE Officer" is a role.
   if (!m.qualified && !m.metro && isRoleWord(key) && ROLE_NOUN.test(key) && !closeCue) return 'none';
-  if (m.place.kind === 'region' && /^[A-Z]{2,3}$/.test(m.written)) return cued ? 'solid' : 'none';
+  // A state code alone in its segment is the state ("remote, TX"), but not a credential that is wanted ("PE preferred").
+  if (m.place.kind === 'region' && /^[A-Z]{2,3}$/.test(m.written))
+    return cued && !/^\s+(?:preferred|required|desired|a plus)\b/i.test(after) ? 'solid' : 'none';
   const commonWordsOnly = key.split(' ').every((w) => GENERIC_PLACE_WORDS.has(w));
   // A region named by a common place word alone ("Gulf" for Papua New Guinea's Gulf Province) only with its country.
   if (m.place.kind === 'region' && !m.qualified && commonWordsOnly) return 'none';

@@ -90,6 +90,8 @@ export function exactMentions(text: string, tokens: Token[], firstLineEnd: numbe
     const first = tokens[i];
     const last = tokens[i + hit.n - 1];
     const before = levelsBefore(text, tokens, i);
+    // A "staff pharmacist" or "staff physiotherapist" outside the families is the ordinary grade, not a tech "Staff" lead.
+    if (hit.phrases.every((p) => p.family === NO_FAMILY) && /^staff\s+$/i.test(text.slice(before.from, tokens[i].start))) before.levels = [];
     const after = levelAfter(text, tokens, i + hit.n);
     const levels = [...before.levels, ...(after && !before.levels.includes(after) ? [after] : [])];
     // A phrase that carries its own level ("Engineering Manager") keeps it.

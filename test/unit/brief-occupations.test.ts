@@ -168,6 +168,9 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     // …except that a retail "Associate" is the job, and a trade's journeyman a qualified worker.
     expect(read('Overnight Stock Associate – 10pm to 6:30am – grocery store, Pueblo, CO').seniority).toBeUndefined();
     expect(read('Journeyman Electrician – commercial & light industrial – Rapid City, SD').seniority).toEqual(['mid']);
+    // A staff pharmacist is the ordinary grade, not a tech "Staff" (lead) level.
+    expect(read('Staff pharmacist – retail pharmacy, Columbus, OH').seniority).toBeUndefined();
+    expect(read('Staff Engineer, payments, Berlin').seniority).toEqual(['lead']);
     // Outside the families, the title as written keeps an acronym before it and spells out "tech"; "ARRT(R)" is no R.
     expect(read('HVAC Service Technician — Residential (Tucson, AZ)').titles?.[0]).toBe('HVAC Service Technician');
     expect(read('X-ray tech (ARRT(R) required) for an outpatient imaging center, El Paso')).toMatchObject({ titles: ['X-ray Technician'] });

@@ -211,6 +211,8 @@ describe('the brief reader reads places anywhere', () => {
     expect(
       placesRead('HVAC Install Tech – residential changeouts – Pensecola FL – within 35 miles of the shop (we cover Escambia & Santa Rosa counties)'),
     ).toEqual(['Pensacola, Florida, United States (56 km)']);
+    // A wanted credential is no state code ("PE preferred" is a Professional Engineer, not Prince Edward Island).
+    expect(placesRead('HVAC engineer for an MEP consultancy, Revit, PE preferred, Sacramento')).toEqual(['Sacramento, California, United States (40 km)']);
     // Recruiters' shorthand for an old metro's city.
     expect(placesRead('DE with spark + delta lake, 5+ yrs — Hyd (Gachibowli), WFO 3 days')).toEqual(['Hyderabad, Telangana, India (40 km)']);
     expect(placesRead('streaming pipelines in Flink + Kafka — Sthlm')).toEqual(['Stockholm, Sweden (40 km)']);
