@@ -181,6 +181,9 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     expect(read('SIA door supervisors for bars on the Quayside, Newcastle').occupations?.[0]).toBe('33-9032.00');
     expect(read('Home Care Assistant, Stoke-on-Trent, driver essential').occupations?.[0]).toBe('31-1122.00');
     expect(read('Sparky wanted for domestic rewires').occupations?.[0]).toBe('47-2111.00');
+    expect(read('CT technologist – nights, community hospital in Roanoke, VA').occupations?.[0]).toBe('29-2034.00');
+    expect(read('Trainee lettings negotiator – independent estate agency in Watford').occupations?.[0]).toBe('41-9022.00');
+    expect(read('Head of Catering – trust of 9 schools around Lancaster')).toMatchObject({ occupations: ['11-9051.00'], seniority: ['director'] });
     expect(read('Architect for a residential practice in Bath').occupations?.[0]).toBe('17-1011.00');
     expect(read('Paraprofessional – K-2 reading support (Title I) – Saginaw, MI').occupations?.[0]).toBe('25-9042.00');
     // Opening words close to an O*NET title name the role even beside a telling skill (HVAC is mechanical engineers').
