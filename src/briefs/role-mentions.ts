@@ -91,9 +91,10 @@ export function exactMentions(text: string, tokens: Token[], firstLineEnd: numbe
     const last = tokens[i + hit.n - 1];
     const before = levelsBefore(text, tokens, i);
     // A "staff pharmacist" or "staff physiotherapist" outside the families is the ordinary grade, not a tech "Staff" lead.
-    if (hit.phrases.every((p) => p.family === NO_FAMILY) && /^staff\s+$/i.test(text.slice(before.from, tokens[i].start))) before.levels = [];
+    const staffGrade = hit.phrases.every((p) => p.family === NO_FAMILY) && /^staff\s+$/i.test(text.slice(before.from, tokens[i].start));
+    const levelsBeforeIt = staffGrade ? [] : before.levels;
     const after = levelAfter(text, tokens, i + hit.n);
-    const levels = [...before.levels, ...(after && !before.levels.includes(after) ? [after] : [])];
+    const levels = [...levelsBeforeIt, ...(after && !levelsBeforeIt.includes(after) ? [after] : [])];
     // A phrase that carries its own level ("Engineering Manager") keeps it.
     const carried = hit.phrases.find((p) => p.seniority)?.seniority;
     if (carried && !levels.includes(carried)) levels.push(carried);
