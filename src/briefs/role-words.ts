@@ -367,7 +367,44 @@ export function levelsBefore(text: string, tokens: Token[], i: number): { levels
     }
     break;
   }
+  if (levels.length === 0) return openingLevel(text, tokens, i) ?? { levels, from };
   return { levels, from };
+}
+
+/** Words after an opening level word that make it no level: "Senior living", "Junior school", "Lead generation". */
+const NOT_LEVELLED_AFTER = new Set(['living', 'school', 'schools', 'citizen', 'citizens', 'generation', 'gen', 'care', 'housing']);
+/** Words that end a title's qualifiers: a level word before them holds for no title after them. */
+const NOT_A_QUALIFIER = new Set(['for', 'in', 'at', 'of', 'and', 'or', 'to', 'with', 'our', 'the', 'a', 'an', 'needed', 'wanted', 'required']);
+
+/**
+ * A level word opening the brief holds for the title one or two words later: "Senior motor claims
+ * handler", "Lead garage door installer", "Senior MSK physio". ("Staff" is left out: a staff grade is
+ * no tech level.)
+ */
+function openingLevel(text: string, tokens: Token[], i: number): { levels: Seniority[]; from: number } | undefined {
+  const { levelWords } = phraseTables();
+  for (const skip of [1, 2]) {
+    const at = i - skip;
+    if (at < 1) return undefined;
+    const qualifiers = tokens.slice(at, i);
+    if (qualifiers.some((t) => !/^\p{L}+$/u.test(t.text) || NOT_A_QUALIFIER.has(t.lower) || levelWords.has(t.lower))) return undefined;
+    if (
+      !/^\s+$/.test(text.slice(tokens[at - 1].end, tokens[at].start)) ||
+      qualifiers.some((t, x) => x > 0 && !/^\s+$/.test(text.slice(qualifiers[x - 1].end, t.start)))
+    )
+      return undefined;
+    if (NOT_LEVELLED_AFTER.has(qualifiers[0].lower)) return undefined;
+    for (let n = 1; n <= 2; n++) {
+      if (at - n !== 0 || tokens[0].start > 0) continue;
+      const key = tokens
+        .slice(0, n)
+        .map((t) => t.lower)
+        .join(' ');
+      const level = levelWords.get(key);
+      if (level && key !== 'staff') return { levels: [level], from: tokens[0].start };
+    }
+  }
+  return undefined;
 }
 
 /** A level word right after the mention: "QA lead", "Data Analyst Intern", "Software Engineer II". */

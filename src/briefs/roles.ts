@@ -541,10 +541,12 @@ function expansionOf(abbreviation: string, code: string): string | undefined {
 function titleAsWritten(text: string, m: RoleMention, code: string | undefined): string {
   const p = phraseFor(m, NO_FAMILY)!;
   if (p.exact && code) return expansionOf(m.written.replace(/s$/, ''), code) ?? m.written.replace(/^([A-Z]{2,})s$/, '$1');
+  // A misspelt title is searched as it should be spelt: "Deisel mechanic" finds diesel mechanics.
+  const written = m.corrected ? m.words : m.written;
   // An acronym right before the title is part of it: "HVAC Service Technician", "CNC Machinist".
   const acronym = /(?:^|[^\p{L}])(\p{Lu}{3,5})[ \t-]+$/u.exec(text.slice(Math.max(0, m.start - 8), m.start))?.[1];
   // One person's title: "Pipe Welders" → "Pipe Welder", "CNAs" → "CNA"; "X-ray tech" → "X-ray Technician".
-  const cleaned = `${acronym ? `${acronym} ` : ''}${m.written}`
+  const cleaned = `${acronym ? `${acronym} ` : ''}${written}`
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/\S+$/, (last) =>

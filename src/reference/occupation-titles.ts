@@ -43,7 +43,8 @@ export interface OccupationVocabulary {
 }
 
 const SOURCE_WEIGHT = { own: 3, reported: 2, alternate: 1, short: 1 } as const;
-const RECRUITER_TERMS: Record<string, string> = recruiterTermData.terms;
+/** A term with several codes is as ambiguous as O*NET's own titles: the brief's words around it choose ("Team Member" at a burger place or a store). */
+const RECRUITER_TERMS: Record<string, string | string[]> = recruiterTermData.terms;
 /** Occupations whose titles a context word must occur in, at least, to tell occupations apart. */
 const MIN_CONTEXT_WORD_OCCUPATIONS = 3;
 /** How much less likely O*NET's residual occupations ("Production Workers, All Other") are for a title listed elsewhere too. */
@@ -99,7 +100,8 @@ export function occupationVocabulary(): OccupationVocabulary {
   for (const o of index.all) for (const form of formsOf(o.title, true)) add(form, o.code, SOURCE_WEIGHT.own);
   for (const t of index.titles()) for (const form of formsOf(t.title, false)) add(form, t.code, SOURCE_WEIGHT[t.source] ?? 1);
   // Recruiters' shorthand O*NET lacks ("HGV Driver", "EA", "Healthcare Assistant"): the project's own list.
-  for (const [term, code] of Object.entries(RECRUITER_TERMS)) if (index.byCode(code)) add(term, code, SOURCE_WEIGHT.own, true);
+  for (const [term, codes] of Object.entries(RECRUITER_TERMS))
+    for (const code of typeof codes === 'string' ? [codes] : codes) if (index.byCode(code)) add(term, code, SOURCE_WEIGHT.own, true);
 
   const byKey = new Map<string, OccupationPhrase>();
   const byExact = new Map<string, OccupationPhrase>();

@@ -192,6 +192,17 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     expect(read("we're taking on waiting staff for the restaurant and banqueting, Bray")).toMatchObject({ occupations: ['35-3031.00'] });
     expect(read("we're taking on waiting staff for the restaurant and banqueting, Bray").seniority).toBeUndefined();
     expect(read('Pharmacist for a busy community pharmacy in Boston, MA').seniority).toBeUndefined();
+    // A level word opening the brief holds for the title a qualifier or two later, but "Senior living" is no level.
+    expect(read('Senior motor claims handler, Sunderland office').seniority).toEqual(['senior']);
+    expect(read('Lead garage door installer / service tech').seniority).toEqual(['lead']);
+    expect(read('Senior living community nurse in Leeds').seniority).toBeUndefined();
+    // A misspelt title outside the families is searched as it should be spelt.
+    expect(read('Deisel mechanic for a trucking company shop in Fort Wayne')).toMatchObject({ occupations: ['49-3031.00'], titles: ['Diesel Mechanic'] });
+    // A recruiter term with several occupations: the brief's words around it choose.
+    expect(read('Team members for our burger restaurant in Leeds').occupations?.[0]).toBe('35-3023.00');
+    expect(read('Team members for our warehouse in Leeds').occupations?.[0]).toBe('53-7062.00');
+    expect(read('Caretaker for a secondary school in Celbridge').occupations?.[0]).toBe('37-2011.00');
+    expect(read('Caretaker for the animals at our kennels').occupations?.[0]).toBe('39-2021.00');
   });
 });
 
