@@ -82,6 +82,8 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /** How much a manager-and-up title of the wanted department matches at another level than the wanted ones. */
 export const OTHER_LEVEL_TITLE = 0.5;
+/** How much a wanted title after the first matches: the first is the one asked for. */
+const LATER_TITLE = 0.9;
 
 /** Years outside the wanted range at which the years match reaches 0. */
 export const YEARS_DECAY = 5;
@@ -138,16 +140,18 @@ export const SIGNALS = [
     name: 'title',
     defaultWeight: 60,
     describes:
-      'The role: the average of the parts the search uses: the best match of the current title with a wanted title (alias-aware; a manager-and-up title of the wanted department at another level than the wanted ones counts half), the family (1 equal, 0.5 adjacent) and the seniority (1 listed, 0.5 one level away).',
+      'The role: the average of the parts the search uses: the best match of the current title with a wanted title (alias-aware; a title after the first counts 0.9; a manager-and-up title of the wanted department at another level than the wanted ones counts half), the family (1 equal, 0.5 adjacent) and the seniority (1 listed, 0.5 one level away).',
     applies: (c) => nonEmpty(c.titles) || !!c.family || nonEmpty(c.seniority),
     score(profile, c) {
       const parts: { match: number; reason: string }[] = [];
       const title = str(profile.title);
       if (nonEmpty(c.titles)) {
-        let best: { match: number; alias?: string } = { match: 0 };
+        let best: { match: number; alias?: string; whole?: boolean } = { match: 0 };
         let bestTitle = c.titles[0];
-        for (const wanted of c.titles) {
-          const m = titleMatch(title, wanted);
+        for (const [k, wanted] of c.titles.entries()) {
+          const found = titleMatch(title, wanted);
+          // The first title is the one the brief names; the others are its near titles.
+          const m = { ...found, match: k === 0 ? found.match : found.match * LATER_TITLE, whole: found.match === 1 };
           if (m.match > best.match) {
             best = m;
             bestTitle = wanted;
@@ -160,7 +164,7 @@ export const SIGNALS = [
         const reason =
           title === ''
             ? 'no current title on profile'
-            : best.match === 1
+            : best.whole && !otherLevel
               ? `${title} matches title '${bestTitle}'${alias}`
               : best.match > 0
                 ? `${title} partly matches title '${bestTitle}'${alias}${otherLevel ? ', at another level' : ''}`

@@ -175,6 +175,14 @@ describe('scoreProfile', () => {
     expect(titleSimilarity('Lead', 'lead')).toBe(1);
   });
 
+  it('matches the first wanted title fully and a later one at 0.9: the first is the one asked for', () => {
+    const wanted = criteria({ titles: ['Head Chef', 'Chef'] });
+    const title = (personTitle: string) => scoreProfile(makeProfile({ title: personTitle }), wanted).breakdown.find((b) => b.criterion === 'title')!;
+    expect(title('Head Chef')).toMatchObject({ match: 1 });
+    expect(title('Junior Chef')).toMatchObject({ match: 0.9 });
+    expect(title('Junior Chef').reason).toBe("Junior Chef matches title 'Chef'");
+  });
+
   it('matches a title under another known name and says which alias matched', () => {
     const title = (personTitle: string, wanted: string) =>
       scoreProfile(makeProfile({ title: personTitle }), criteria({ titles: [wanted] })).breakdown.find((b) => b.criterion === 'title')!;
