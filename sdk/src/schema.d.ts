@@ -1165,7 +1165,7 @@ export interface components {
             };
             /** @description Weights 0–100, one per ranking signal; at least one must stay above 0 */
             weights?: {
-                /** @description The role: the average of the parts the search uses: the best match of the current title with a wanted title (alias-aware; a manager-and-up title of the wanted department at another level than the wanted ones counts half), the family (1 equal, 0.5 adjacent) and the seniority (1 listed, 0.5 one level away). Default 60. */
+                /** @description The role: the average of the parts the search uses: the best match of the current title with a wanted title (alias-aware; a title after the first counts 0.9; a manager-and-up title of the wanted department at another level than the wanted ones counts half), the family (1 equal, 0.5 adjacent) and the seniority (1 listed, 0.5 one level away). Default 60. */
                 title?: number;
                 /** @description The occupation (O*NET-SOC 2019): 1 for the first wanted code, 0.8 for another wanted code, 0.75 for the same SOC occupation (another O*NET speciality of it), 0.5 for the same SOC broad occupation. Default 20. */
                 occupation?: number;
