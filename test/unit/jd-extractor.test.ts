@@ -393,6 +393,13 @@ describe('extractCriteria details', () => {
       family: 'qa_testing',
       skills: expect.arrayContaining(['Postman']),
     });
+    // Duties written the way recruiters write them stand for a family's skills.
+    expect(extractCriteria('threat-model new features with the product teams and run the bug bounty, remote').criteria).toMatchObject({
+      family: 'security',
+      skills: expect.arrayContaining(['Threat Modeling', 'Vulnerability Management']),
+    });
+    expect(extractCriteria('plan and run the diary studies and usability rounds for our banking app').criteria.family).toBe('design');
+    expect(extractCriteria('review and redline our customer contracts, Leeds').criteria.family).toBe('legal');
     // One common skill says too little.
     expect(extractCriteria('someone good with Excel for our Dallas office, full time').criteria.family).toBeUndefined();
   });
