@@ -400,6 +400,9 @@ describe('extractCriteria details', () => {
     });
     expect(extractCriteria('plan and run the diary studies and usability rounds for our banking app').criteria.family).toBe('design');
     expect(extractCriteria('review and redline our customer contracts, Leeds').criteria.family).toBe('legal');
+    expect(extractCriteria('protection relay settings, substation one-lines and arc flash studies, remote').criteria.family).toBe('electrical_engineering');
+    // "mfg" is short for manufacturing, as "mgr" is for manager.
+    expect(extractCriteria('mfg engineer for our battery pack line, Sunnyvale').criteria).toMatchObject({ family: 'mechanical_engineering' });
     // One common skill says too little.
     expect(extractCriteria('someone good with Excel for our Dallas office, full time').criteria.family).toBeUndefined();
   });
