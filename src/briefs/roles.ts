@@ -598,7 +598,9 @@ function outsideReading(
  */
 function outsideTitleLevel(written: string): Seniority | undefined {
   if (/\bjourney(?:man|men|person|worker|[\s-]level)\b/i.test(written)) return 'mid';
-  return detectSeniority(written.replace(/\b(?:associates?|staff)\s*$/i, ''));
+  const level = detectSeniority(written.replace(/\b(?:associates?|staff)\s*$/i, ''));
+  // A ship's "Chief Mate" or "Chief Cook" is a rank of the trade, not the C-suite ("Chief … Officer").
+  return level === 'cxo' && !/\b(?:officer|executive)\b/i.test(written) ? undefined : level;
 }
 
 /** The levels stated with the leading mentions; else a level phrase; else what a range of years implies; else the level the title states; else what a floor of years implies. */

@@ -203,6 +203,13 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     expect(read('Team members for our warehouse in Leeds').occupations?.[0]).toBe('53-7062.00');
     expect(read('Caretaker for a secondary school in Celbridge').occupations?.[0]).toBe('37-2011.00');
     expect(read('Caretaker for the animals at our kennels').occupations?.[0]).toBe('39-2021.00');
+    expect(read('ATC for high school outreach through our sports medicine clinic').occupations?.[0]).toBe('29-9091.00');
+    expect(read('ATC for the regional airport tower, FAA certified').occupations?.[0]).toBe('53-2021.00');
+    expect(read('Retail sales advisors, fashion store at Bluewater').occupations?.[0]).toBe('41-2031.00');
+    // A ship's Chief Mate is a rank of the trade, not the C-suite.
+    expect(read('Chief Mate – Supramax bulkers, 4 months on / 3 off')).toMatchObject({ occupations: ['53-5021.00'] });
+    expect(read('Chief Mate – Supramax bulkers, 4 months on / 3 off').seniority).toBeUndefined();
+    expect(read('Chief Executive of a housing charity, Bristol').seniority).toEqual(['cxo']);
   });
 });
 
