@@ -206,6 +206,8 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     expect(read('ATC for high school outreach through our sports medicine clinic').occupations?.[0]).toBe('29-9091.00');
     expect(read('ATC for the regional airport tower, FAA certified').occupations?.[0]).toBe('53-2021.00');
     expect(read('Retail sales advisors, fashion store at Bluewater').occupations?.[0]).toBe('41-2031.00');
+    expect(read('Debt Adviser – home-based anywhere in Wales').occupations?.[0]).toBe('13-2071.00');
+    expect(read('Auto Sparky – heavy and light vehicle fleet work, Whyalla').occupations?.[0]).toBe('49-2096.00');
     // A ship's Chief Mate is a rank of the trade, not the C-suite.
     expect(read('Chief Mate – Supramax bulkers, 4 months on / 3 off')).toMatchObject({ occupations: ['53-5021.00'] });
     expect(read('Chief Mate – Supramax bulkers, 4 months on / 3 off').seniority).toBeUndefined();
