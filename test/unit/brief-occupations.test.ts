@@ -132,7 +132,12 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     expect(read('Petrol attendants needed at our Rustenburg forecourt, night shift').occupations?.[0]).toBe('53-6031.00');
     expect(read('Patient transport driver (non-emergency PTS), Llanelli').occupations?.[0]).toBe('53-3011.00');
     // A head count and a level's short form keep the opening title as written ("x2", "Sr.").
-    expect(read('Trainee Windscreen Technicians x2\n- full training given\n- van based in Mullingar').titles).toEqual(['Trainee Windscreen Technicians']);
+    expect(read('Trainee Zorbing Guides x2\n- full training given\n- van based in Mullingar').titles).toEqual(['Trainee Zorbing Guides']);
+    // …and a recruiter term read in it is that term's title, without the level or the head count.
+    expect(read('Trainee Windscreen Technicians x2\n- full training given\n- van based in Mullingar')).toMatchObject({
+      titles: ['Windscreen Technician'],
+      occupations: ['49-3022.00'],
+    });
     expect(read('Required Sr. Executive – Imports, for freight forwarding company at Gandhidham').titles).toEqual(['Sr Executive']);
     // An unknown abbreviation opening the brief is its title as written.
     expect(read('SNA for an ASD class in a primary school in Navan, Co. Meath').titles).toEqual(['SNA']);
