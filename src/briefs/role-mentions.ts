@@ -72,7 +72,8 @@ export function exactMentions(text: string, tokens: Token[], firstLineEnd: numbe
         (lastLower ? byWords.get([...lower.slice(0, -1), lastLower].join(' ')) : undefined) ??
         (n === 1 ? byWords.get(compoundKey(lower[0], byWords) ?? '') : undefined) ??
         byExact.get(written.join(' ')) ??
-        (lastWritten ? byExact.get([...written.slice(0, -1), lastWritten].join(' ')) : undefined);
+        (lastWritten ? byExact.get([...written.slice(0, -1), lastWritten].join(' ')) : undefined) ??
+        (n === 1 ? lowerCaseAbbreviation(text, window[0], byExact) : undefined);
       // A two-letter abbreviation only O*NET knows is a state, a degree or a word as often as a role
       // ("Boston, MA", "MA in economics"): it counts only in the brief's opening words ("EA to the CEO",
       // "Back office MA for a dermatology practice", "Graduate QS").
@@ -133,10 +134,29 @@ function joinedToSkill(text: string, token: Token): boolean {
   const after = /^\s*[+/&,]\s*([\p{L}][\p{L}\p{N}.#+-]*(?:\s[\p{Lu}][\p{L}\p{N}.#+-]*)?)/u.exec(text.slice(token.end, token.end + 40))?.[1];
   const before = /([\p{L}][\p{L}\p{N}.#+-]*)\s*[+/&,]\s*$/u.exec(text.slice(Math.max(0, token.start - 40), token.start))?.[1];
   if (canonicalSkill(token.text))
-    return [after, after?.split(' ')[0], before].some(isSkill) || /\b(?:in|with|using|via)\s+$/i.test(text.slice(Math.max(0, token.start - 8), token.start));
+    return (
+      [after, after?.split(' ')[0], before].some(isSkill) ||
+      /\b(?:in|into|with|using|via)\s+$/i.test(text.slice(Math.max(0, token.start - 8), token.start)) ||
+      // "Playwright suites", "Cypress tests": the tool's own artefacts.
+      /^\s+(?:tests?|suites?|specs?|scripts?)\b/i.test(text.slice(token.end, token.end + 10))
+    );
   const slashedAfter = /^\/([\p{L}][\p{L}\p{N}.#+-]*)/u.exec(text.slice(token.end, token.end + 40))?.[1];
   const slashedBefore = /([\p{L}][\p{L}\p{N}.#+-]*)\/$/u.exec(text.slice(Math.max(0, token.start - 40), token.start))?.[1];
   return /^\p{Lu}/u.test(token.text) && [slashedAfter, slashedBefore].some(isSkill);
+}
+
+/** Hiring words a role's name follows in a chat ("hiring a", "any leads on a", "need 2"). */
+const HIRING_BEFORE = /\b(?:hiring|looking for|need|needs|want|wants|leads on|anyone know|know)\s+(?:an?\s+|\d+\s+|some\s+)?$/i;
+
+/**
+ * A curated abbreviation written in lower case where a chat names a role ("hiring a pmm", "any leads
+ * on a csm?"): in lower case elsewhere it is as often a word.
+ */
+function lowerCaseAbbreviation(text: string, token: Token, byExact: ReadonlyMap<string, RolePhrase[]>): RolePhrase[] | undefined {
+  if (!/^[a-z]{2,5}s?$/.test(token.text) || !HIRING_BEFORE.test(text.slice(Math.max(0, token.start - 24), token.start))) return undefined;
+  const upper = token.text.toUpperCase();
+  const found = byExact.get(upper) ?? (upper.endsWith('S') ? byExact.get(upper.slice(0, -1)) : undefined);
+  return found?.some((p) => p.source !== 'onet') ? found.filter((p) => p.source !== 'onet') : undefined;
 }
 
 /** A title written as one word that the vocabulary holds as two ("shotfirer" → "shot firer", "dogwalker"). */

@@ -401,6 +401,9 @@ describe('extractCriteria details', () => {
     expect(extractCriteria('plan and run the diary studies and usability rounds for our banking app').criteria.family).toBe('design');
     expect(extractCriteria('review and redline our customer contracts, Leeds').criteria.family).toBe('legal');
     expect(extractCriteria('protection relay settings, substation one-lines and arc flash studies, remote').criteria.family).toBe('electrical_engineering');
+    // A chat's lower-case abbreviation after a hiring word is the role; a tool's suites are the tool's.
+    expect(extractCriteria('hiring a pmm for our security product, NYC launch + messaging').criteria.family).toBe('marketing');
+    expect(extractCriteria('turn our manual regression sheet into Playwright suites, Kraków').criteria.family).toBe('qa_testing');
     // "mfg" is short for manufacturing, as "mgr" is for manager.
     expect(extractCriteria('mfg engineer for our battery pack line, Sunnyvale').criteria).toMatchObject({ family: 'mechanical_engineering' });
     // One common skill says too little.
