@@ -586,7 +586,8 @@ function outsideReading(
   if (titles.length) result.titles = { titles: titles.slice(0, MAX_EXTRACTED_TITLES), confidence };
   // The level a title outside the families states itself ("Store Manager", "Director of Pharmacy"),
   // read as the corpus and the scorer read a person's title (detectSeniority).
-  const seniority = readSeniority(text, leading, years, leading[0] && outsideTitleLevel(leading[0].written));
+  const around = leading[0] && text.slice(Math.max(0, leading[0].start - 16), leading[0].end + 32);
+  const seniority = readSeniority(text, leading, years, leading[0] && outsideTitleLevel(leading[0].written, around));
   if (seniority) result.seniority = seniority;
   return result;
 }
@@ -596,8 +597,12 @@ function outsideReading(
  * "Journeyman" is a qualified (mid) worker and a title ending in "Associate" or "Staff" names the job,
  * not a level ("Sales Associate", "Overnight Stock Associate", "waiting staff").
  */
-function outsideTitleLevel(written: string): Seniority | undefined {
-  if (/\bjourney(?:man|men|person|worker|[\s-]level)\b/i.test(written)) return 'mid';
+function outsideTitleLevel(written: string, around = written): Seniority | undefined {
+  // "Journeyman concrete finishers", "Industrial Mechanic (Millwright) – Journeyperson".
+  if (/\bjourney(?:man|men|person|people|worker|[\s-]level)\b/i.test(around)) return 'mid';
+  // A trade's foreman runs a crew; a headteacher runs the school.
+  if (/\b(?:forem[ae]n|foreperson|forewom[ae]n)\b/i.test(written)) return 'lead';
+  if (/\bhead ?teachers?\b/i.test(written)) return 'director';
   const level = detectSeniority(written.replace(/\b(?:associates?|staff)\s*$/i, ''));
   // A ship's "Chief Mate" or "Chief Cook" is a rank of the trade, not the C-suite ("Chief … Officer").
   return level === 'cxo' && !/\b(?:officer|executive)\b/i.test(written) ? undefined : level;

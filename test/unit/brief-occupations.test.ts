@@ -213,6 +213,11 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
     expect(read('Retail sales advisors, fashion store at Bluewater').occupations?.[0]).toBe('41-2031.00');
     expect(read('Debt Adviser – home-based anywhere in Wales').occupations?.[0]).toBe('13-2071.00');
     expect(read('Auto Sparky – heavy and light vehicle fleet work, Whyalla').occupations?.[0]).toBe('49-2096.00');
+    // A foreman runs a crew, a journeyman is qualified (the word before or after the title), a headteacher runs the school.
+    expect(read('Roofing foreman for commercial TPO/EPDM crews, KC metro').seniority).toEqual(['lead']);
+    expect(read('need journeyman concrete finishers - commercial slabs + tilt-up').seniority).toEqual(['mid']);
+    expect(read('Industrial Mechanic (Millwright) – Journeyperson, Thunder Bay Pulp Mill').seniority).toEqual(['mid']);
+    expect(read('Headteacher for a one-form entry primary in Lincoln (UK)').seniority).toEqual(['director']);
     // A ship's Chief Mate is a rank of the trade, not the C-suite.
     expect(read('Chief Mate – Supramax bulkers, 4 months on / 3 off')).toMatchObject({ occupations: ['53-5021.00'] });
     expect(read('Chief Mate – Supramax bulkers, 4 months on / 3 off').seniority).toBeUndefined();
