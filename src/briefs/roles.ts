@@ -594,8 +594,9 @@ function outsideReading(
 
 /**
  * The level a title outside the families states: as a person's title is read, except that a trade's
- * "Journeyman" is a qualified (mid) worker and a title ending in "Associate" or "Staff" names the job,
- * not a level ("Sales Associate", "Overnight Stock Associate", "waiting staff").
+ * "Journeyman" (written in or `around` the title) is a qualified (mid) worker, a foreman a lead, a
+ * headteacher a director, a "Chief" that is no officer no C-suite, and a title ending in "Associate"
+ * or "Staff" names the job, not a level ("Sales Associate", "Overnight Stock Associate", "waiting staff").
  */
 function outsideTitleLevel(written: string, around = written): Seniority | undefined {
   // "Journeyman concrete finishers", "Industrial Mechanic (Millwright) – Journeyperson".
