@@ -25,6 +25,8 @@ import {
   MAX_PHRASE_WORDS,
   phraseTables,
   ROLE_NOUN,
+  RIGHT_AFTER_CHAT_ASK,
+  RIGHT_AFTER_HIRING,
   rolePosition,
   singular,
   vocabularyPhrase,
@@ -145,15 +147,13 @@ function joinedToSkill(text: string, token: Token): boolean {
   return /^\p{Lu}/u.test(token.text) && [slashedAfter, slashedBefore].some(isSkill);
 }
 
-/** Hiring words a role's name follows in a chat ("hiring a", "any leads on a", "need 2"). */
-const HIRING_BEFORE = /\b(?:hiring|looking for|need|needs|want|wants|leads on|anyone know|know)\s+(?:an?\s+|\d+\s+|some\s+)?$/i;
-
 /**
  * A curated abbreviation written in lower case where a chat names a role ("hiring a pmm", "any leads
  * on a csm?"): in lower case elsewhere it is as often a word.
  */
 function lowerCaseAbbreviation(text: string, token: Token, byExact: ReadonlyMap<string, RolePhrase[]>): RolePhrase[] | undefined {
-  if (!/^[a-z]{2,5}s?$/.test(token.text) || !HIRING_BEFORE.test(text.slice(Math.max(0, token.start - 24), token.start))) return undefined;
+  const before = text.slice(Math.max(0, token.start - 24), token.start);
+  if (!/^[a-z]{2,5}s?$/.test(token.text) || !(RIGHT_AFTER_HIRING.test(before) || RIGHT_AFTER_CHAT_ASK.test(before))) return undefined;
   const upper = token.text.toUpperCase();
   const found = byExact.get(upper) ?? (upper.endsWith('S') ? byExact.get(upper.slice(0, -1)) : undefined);
   return found?.some((p) => p.source !== 'onet') ? found.filter((p) => p.source !== 'onet') : undefined;

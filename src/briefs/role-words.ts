@@ -141,6 +141,10 @@ export const HIRING_CUES =
 /** Words before a mention that make it someone else: a colleague, a manager, a customer. */
 const COLLEAGUE_CUES =
   /\b(?:(?:lead|leads|leading|manage|manages|managing|oversee|oversees|overseeing|grow|coach|coaching)\s+(?:a\s+(?:team\s+)?of\s+)?(?:\d+|a team|two|three|four|five|six|seven|eight|nine|ten|several)|with|alongside|partner(?:ing|s)? with|report(?:s|ing)?\s+(?:\w+\s+)?(?:in)?to|collaborat\w* with|work(?:ing)? closely with|support(?:s|ing)?|manag(?:ed|es|ing) by|hired by|team of|mentor(?:s|ing)?|fellow|other|between)\b/gi;
+/** A hiring word and an article or a head count, right before a role's name ("hiring a", "need 2"). */
+export const RIGHT_AFTER_HIRING = /\b(?:hiring|looking for|seeking|need|needs|wanted|want|recruiting)\s+(?:an?\s+|\d+\s+|some\s+)?$/i;
+/** …and how a chat asks for one ("any leads on a", "anyone know a", "the CISO wants a"). */
+export const RIGHT_AFTER_CHAT_ASK = /\b(?:wants|leads on|anyone know|know)\s+(?:an?\s+|\d+\s+|some\s+)?$/i;
 /** Verbs that make the level word after them no level ("to lead Backend Engineer hiring"). */
 const VERB_BEFORE_LEAD = /\b(?:to|will|you'll|you will|help|helps|can|who|and)\s*$/i;
 
@@ -170,12 +174,7 @@ const ENDS_NOUN_PHRASE =
  */
 export function rolePosition(text: string, tokens: Token[], i: number, n: number, earlierRole: boolean): boolean {
   const levels = levelsBefore(text, tokens, i);
-  if (
-    /\b(?:hiring|looking for|seeking|need|needs|wanted|want|recruiting)\s+(?:an?\s+|\d+\s+|some\s+)?$/i.test(
-      text.slice(Math.max(0, levels.from - 30), levels.from),
-    )
-  )
-    return true;
+  if (RIGHT_AFTER_HIRING.test(text.slice(Math.max(0, levels.from - 30), levels.from))) return true;
   if (earlierRole || !ENDS_NOUN_PHRASE.test(text.slice(tokens[i + n - 1].end, tokens[i + n - 1].end + 12))) return false;
   return tokens.findIndex((t) => t.start >= levels.from) <= 5 || text.length <= 60;
 }
