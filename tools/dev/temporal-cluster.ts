@@ -1,12 +1,11 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
 import pg from 'pg';
 import { CUSTOM_SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes';
-import { waitFor } from './processes';
+import { freePort, waitFor } from './processes';
 
 /**
  * The Temporal server as production runs it: the `server` binary of go.temporal.io/server (built
@@ -76,27 +75,9 @@ export interface TemporalServerPorts {
   rpc: { history: number; matching: number; worker: number };
 }
 
-/** A free port below 32768: Temporal stores membership ports in a smallint column (the kernel's free ports are higher). */
-async function freeLowPort(taken: Set<number>): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    if (taken.has(port)) continue;
-    const free = await new Promise<boolean>((resolve) => {
-      const server = net.createServer();
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-    });
-    if (free) {
-      taken.add(port);
-      return port;
-    }
-  }
-}
-
 export async function freeTemporalPorts(): Promise<TemporalServerPorts> {
-  const taken = new Set<number>();
   const p: number[] = [];
-  for (let i = 0; i < 10; i++) p.push(await freeLowPort(taken));
+  for (let i = 0; i < 10; i++) p.push(await freePort()); // below 32768, as the smallint membership columns need
   return {
     frontend: p[0],
     http: p[1],
