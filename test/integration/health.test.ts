@@ -23,12 +23,15 @@ describe('GET /v1/health and the round trip through Temporal', () => {
   });
 
   it('probes the worker end to end: workflow started by the API, activity writes Postgres, API reads it', async () => {
+    const before = new Date();
     const res = await stack.request('GET', '/v1/health?worker=true');
     expect(res.status).toBe(200);
     expect(res.body.data.checks).toEqual({ database: 'ok', temporal: 'ok', worker: 'ok' });
 
-    const probe = await stack.db('health_probes').orderBy('requested_at', 'desc').first();
-    expect(probe.completed_at).toBeInstanceOf(Date);
+    // Other test files probe the same shared stack at the same time, so the newest probe may be
+    // theirs and still running: this request's is among those requested since it began, completed.
+    const probe = await stack.db('health_probes').where('requested_at', '>=', before).whereNotNull('completed_at').orderBy('requested_at', 'asc').first();
+    expect(probe?.completed_at).toBeInstanceOf(Date);
     expect(probe.worker_identity).toMatch(/:\d+$/);
     // The workflow is a real Temporal execution, visible to `temporal workflow list`.
     const description = await stack.temporal.client.workflow.getHandle(`health-probe-${probe.id}`).describe();
