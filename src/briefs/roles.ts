@@ -375,6 +375,10 @@ export function readRole(
       if (h.family === family) hinted.set(h.title, (hinted.get(h.title) ?? 0) + 1);
     const [mostHinted] = [...hinted].sort((a, b) => b[1] - a[1]);
     if (mostHinted) titles.push(mostHinted[0]);
+    // The skill's title is a guess; the family's headline title ("Data Engineer", "Security
+    // Engineer") is what a recruiter most often means by work of the family, so it is searched too.
+    const headline = findFamily(family)?.titles[0];
+    if (headline && !titles.includes(headline)) titles.push(headline);
   }
   if (titles.length > 0) {
     const sure = titled.some((t) => t.m.via === 'exact' && !t.m.corrected && phraseFor(t.m, family)!.source !== 'onet');

@@ -275,6 +275,7 @@ describe('extractCriteria details', () => {
     // The level heading a department holds the abbreviation inside it.
     expect(read('manager for our SRE team (6 engineers), HITEC City')).toMatchObject({ family: 'devops_sre', seniority: ['manager'] });
     expect(read('Director of SRE, Berlin')).toMatchObject({ family: 'devops_sre', seniority: ['director'] });
+    expect(read('Dir. of CS — 9 CSMs under you, Gainsight — KC')).toMatchObject({ family: 'customer_success', seniority: ['director'] });
     expect(read('Head of Product Design, Berlin')).toMatchObject({ family: 'design', titles: ['Director of Design'] });
     // No department word shared: the family's own level title (its people at that level hold it).
     expect(read('Controller, Orlando FL')).toMatchObject({ family: 'accounting', titles: ['Accounting Manager'] });
@@ -383,11 +384,16 @@ describe('extractCriteria details', () => {
   });
 
   it('takes skills as evidence when no role is named', () => {
+    // The title the skills point to first, then the family's headline title (the skills' title is a guess).
     expect(extractCriteria('someone who does schematic capture and board layout in Altium, near Munich').criteria).toMatchObject({
       family: 'electrical_engineering',
-      titles: ['PCB Design Engineer'],
+      titles: ['PCB Design Engineer', 'Electrical Engineer'],
       metro: 'munich',
     });
+    expect(extractCriteria('Someone to build and run our ingestion layer: Debezium CDC into BigQuery, Airflow DAGs. Warsaw').criteria.titles).toEqual([
+      'Data Warehouse Engineer',
+      'Data Engineer',
+    ]);
     // A tool named like an occupation is the tool ("Postman/Newman" are no mail carrier or sailor).
     expect(extractCriteria('Playwright + TypeScript for the web app - API tests in Postman/Newman - remote, India').criteria).toMatchObject({
       family: 'qa_testing',
