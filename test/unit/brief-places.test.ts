@@ -216,6 +216,7 @@ describe('the brief reader reads places anywhere', () => {
     // Recruiters' shorthand for an old metro's city.
     expect(placesRead('DE with spark + delta lake, 5+ yrs — Hyd (Gachibowli), WFO 3 days')).toEqual(['Hyderabad, Telangana, India (40 km)']);
     expect(placesRead('streaming pipelines in Flink + Kafka — Sthlm')).toEqual(['Stockholm, Sweden (40 km)']);
+    expect(placesRead("L1 SOC analyst, QRadar, freshers ok — B'lore (Whitefield)")).toEqual(['Bengaluru, Karnataka, India (40 km)']);
     // An Irish town GeoNames names in Irish (Cluain Meala) is read by its English name.
     expect(placesRead('Retained Firefighters – Clonmel Fire Station, Co. Tipperary')).toEqual(['Cluain Meala, Munster, Ireland (40 km)']);
   });

@@ -215,6 +215,7 @@ const EXTRA_SHORT_FORMS: { form: string; metro: string; radius_km?: number; why:
   { form: 'Bmore', metro: 'baltimore', why: 'shorthand' },
   { form: 'Cbus', metro: 'columbus', why: 'shorthand' },
   { form: 'Mpls', metro: 'minneapolis', why: 'shorthand' },
+  { form: "B'lore", metro: 'bangalore', why: 'shorthand' },
 ];
 
 // Metro aliases that are other names of a whole region (GeoNames spells the region otherwise), so not the metro's city.
