@@ -120,6 +120,13 @@ function correctableNames(): Map<string, string[]> {
   return correctable;
 }
 
+/** Another name of a city of 100,000+ that is only a near spelling of its own (7+ letters, as `correction` allows): "Zaragosa". */
+function nearSpelling(key: string, place: GazetteerPlace): boolean {
+  const own = placeKey(place.name);
+  const max = key.length >= 9 ? 2 : 1;
+  return place.kind === 'city' && place.population >= CORRECTABLE_WITH_CUE_MIN_POPULATION && key.length >= 7 && editDistance(key, own, max) <= max;
+}
+
 /** A word the role or skill vocabularies use: no misspelt place. */
 const knownWord = (key: string) => isRoleWord(key) || canonicalSkill(key) !== undefined;
 
@@ -562,12 +569,12 @@ function evidence(text: string, m: Mention, key: string): Mention['evidence'] {
   // foreign ones: "Mazak" for Kayseri) needs a cue.
   // Another name made of common place words ("Old Town" for Las Vegas) is a district, not that city.
   if (!m.candidates.some((c) => g.isOwnName(key, c)) && commonWordsOnly) return 'none';
-  // …but a big city's other spelling standing as a place stands is that city ("Londn (Shoreditch)", "— Tokio,").
-  if (!m.candidates.some((c) => g.isOwnName(key, c)))
-    return closeCue ||
-      (m.place.population >= LOWER_CASE_MIN_POPULATION && ((ownSegment(text, m.start, m.end) && !insideParentheses(text, m.start)) || /^\s*\(/.test(after)))
-      ? 'solid'
-      : 'none';
+  // …but a big city's other spelling standing as a place stands is that city ("Londn (Shoreditch)", "— Tokio,"),
+  // and so is a near spelling of a smaller city's own name, as a misspelling of it would be ("— Zaragosa").
+  if (!m.candidates.some((c) => g.isOwnName(key, c))) {
+    const standing = (ownSegment(text, m.start, m.end) && !insideParentheses(text, m.start)) || /^\s*\(/.test(after);
+    return closeCue || (standing && (m.place.population >= LOWER_CASE_MIN_POPULATION || nearSpelling(key, m.place))) ? 'solid' : 'none';
+  }
   if (g.isAmbiguousName(key) || key.replace(/ /g, '').length <= 3) return cued ? 'solid' : 'weak';
   return 'solid';
 }

@@ -184,7 +184,7 @@ const YEARS_LEVELS: readonly Seniority[] = ['junior', 'mid', 'senior'];
 const LEVEL_PHRASES: { re: RegExp; level: Seniority }[] = [
   { re: /\b(?:internship|intern position|co-?op (?:role|position|student))\b/i, level: 'intern' },
   {
-    re: /\b(?:entry[\s-]level|early[\s-]career|new[\s-]grad(?:uate)?s?|graduate (?:role|position|programme|program|scheme)|recent grad(?:uate)?s?|newly[\s-]qualified|(?<!\bno )freshers?)\b/i,
+    re: /\b(?:entry[\s-]level|early[\s-]career|new[\s-]grad(?:uate)?s?|graduate (?:role|position|programme|program|scheme)|recent grad(?:uate)?s?|newly[\s-]qualified)\b/i,
     level: 'junior',
   },
   { re: /\bmid[\s-](?:level|senior|weight)\b/i, level: 'mid' },

@@ -217,6 +217,8 @@ describe('the brief reader reads places anywhere', () => {
     expect(placesRead('DE with spark + delta lake, 5+ yrs — Hyd (Gachibowli), WFO 3 days')).toEqual(['Hyderabad, Telangana, India (40 km)']);
     expect(placesRead('streaming pipelines in Flink + Kafka — Sthlm')).toEqual(['Stockholm, Sweden (40 km)']);
     expect(placesRead("L1 SOC analyst, QRadar, freshers ok — B'lore (Whitefield)")).toEqual(['Bengaluru, Karnataka, India (40 km)']);
+    // Another name that is only a near spelling of a city's own one stands as that city, as a misspelling would.
+    expect(placesRead('Demand planner (SAP IBP) — Zaragosa')).toEqual(['Zaragoza, Aragon, Spain (40 km)']);
     // An Irish town GeoNames names in Irish (Cluain Meala) is read by its English name.
     expect(placesRead('Retained Firefighters – Clonmel Fire Station, Co. Tipperary')).toEqual(['Cluain Meala, Munster, Ireland (40 km)']);
   });

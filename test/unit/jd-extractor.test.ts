@@ -237,9 +237,9 @@ describe('extractCriteria details', () => {
     expect(b.criteria.seniority).toEqual(['junior', 'senior']);
     const c = extractCriteria('Entry-level role: Data Analyst working with SQL and Tableau.');
     expect(c.criteria.seniority).toEqual(['junior']);
-    // "Freshers" are new graduates in Indian English; "no freshers" asks for none.
-    expect(extractCriteria('SOC analyst, rotational shifts, freshers with Security+ ok, Pune').criteria.seniority).toEqual(['junior']);
-    expect(extractCriteria('Java developer, no freshers - Chennai').criteria.seniority).toBeUndefined();
+    // "Fresher" is a new graduate in Indian English: a level when it qualifies the title ("freshers may apply" only allows them).
+    expect(extractCriteria('Fresher Java developer - Chennai').criteria.seniority).toEqual(['junior']);
+    expect(extractCriteria('Java developer, 2-4 yrs, freshers may apply - Chennai').criteria.seniority).not.toContain('junior');
     // "to lead … hiring" is a verb, the person mentored a colleague; "II" after a title is a level.
     const d = extractCriteria('You will lead Backend Engineer hiring and mentor a Software Engineer II.');
     expect(d.criteria.titles).toEqual(['Backend Engineer']);
