@@ -34,6 +34,8 @@ describe('the brief reader reads any role on O*NET-SOC', () => {
       seniority: ['senior'],
     });
     expect(read('LPN, long-term care, Sioux Falls')).toMatchObject({ family: 'healthcare_nursing', occupations: ['29-2061.00'] });
+    // A UK care home's registered manager (the one registered with the regulator) runs a health service.
+    expect(read('Registered Manager for a 40-bed dementia care home near Scarborough').occupations?.[0]).toBe('11-9111.00');
     // A UK health visitor is a registered nurse (O*NET lists the title only under religious workers).
     expect(read('Health visitor for a 0-19 team in Leeds')).toMatchObject({ family: 'healthcare_nursing', occupations: ['29-1141.00'] });
     // A manager and up of a family is its management occupation first, as the corpus holds them.
