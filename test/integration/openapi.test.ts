@@ -1,8 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
 import { workspaceWithKey } from '../support/fixtures';
 import { redoclyErrors } from '../support/openapi-lint';
 import { startTestStack, type TestStack } from '../support/stack';
@@ -10,6 +11,16 @@ import { launchPageAndReadShortlist } from '../openapi-client/program';
 import { sdkGeneratedFiles } from '../../tools/dev/sdk-generate';
 
 const ROOT = path.resolve(__dirname, '..', '..');
+/**
+ * The generator and tsc run as child processes without blocking this process: a blocked event loop
+ * keeps fetch's pooled keep-alive socket past the server's keep-alive timeout, and the next request
+ * on it fails with "other side closed" (a fresh-clone CI run did).
+ */
+const execFileAsync = promisify(execFile);
+const run = (file: string, args: string[], opts: { cwd: string }) =>
+  execFileAsync(file, args, opts).catch((err: Error & { stdout?: string }) => {
+    throw new Error(`${err.message}\n${err.stdout ?? ''}`); // tsc reports on stdout
+  });
 const CLIENT_DIR = path.join(ROOT, 'test', 'openapi-client');
 
 let stack: TestStack;
@@ -26,14 +37,13 @@ describe('the OpenAPI document', () => {
     expect(errors).toEqual([]);
   });
 
-  it('generates the committed SDK types and operation table (run `npm run sdk:generate` when this fails)', () => {
+  it('generates the committed SDK types and operation table (run `npm run sdk:generate` when this fails)', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'openapi-client-'));
     try {
       // The served document gives the same types as the one the generator builds in process.
       fs.writeFileSync(path.join(dir, 'openapi.json'), document);
-      execFileSync(path.join(ROOT, 'node_modules', '.bin', 'openapi-typescript'), [path.join(dir, 'openapi.json'), '-o', path.join(dir, 'api.d.ts')], {
+      await run(path.join(ROOT, 'node_modules', '.bin', 'openapi-typescript'), [path.join(dir, 'openapi.json'), '-o', path.join(dir, 'api.d.ts')], {
         cwd: ROOT,
-        stdio: 'pipe',
       });
       expect(fs.readFileSync(path.join(dir, 'api.d.ts'), 'utf8')).toBe(fs.readFileSync(path.join(ROOT, 'sdk', 'src', 'schema.d.ts'), 'utf8'));
     } finally {
@@ -43,11 +53,11 @@ describe('the OpenAPI document', () => {
       expect([file, fs.readFileSync(path.join(ROOT, file), 'utf8')]).toEqual([file, contents]);
   });
 
-  it('types a client program that uses no any and no cast, which tsc accepts', () => {
+  it('types a client program that uses no any and no cast, which tsc accepts', async () => {
     const source = fs.readFileSync(path.join(CLIENT_DIR, 'program.ts'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
     expect(source).not.toMatch(/\bany\b|\bas\s+[A-Za-z{[(]|<[A-Za-z]+>\s*\w+\s*\)/);
     // Its own strict tsc run, so the check does not depend on the suite's type check.
-    execFileSync(
+    await run(
       path.join(ROOT, 'node_modules', '.bin', 'tsc'),
       [
         '--noEmit',
@@ -65,7 +75,7 @@ describe('the OpenAPI document', () => {
         'node',
         path.join(CLIENT_DIR, 'program.ts'),
       ],
-      { cwd: ROOT, stdio: 'pipe' },
+      { cwd: ROOT },
     );
   });
 
