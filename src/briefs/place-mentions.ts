@@ -120,11 +120,15 @@ function correctableNames(): Map<string, string[]> {
   return correctable;
 }
 
+/** How far a word may be from a name to be its misspelling: one edit, two from 9 letters. */
+const editsAllowed = (key: string) => (key.length >= 9 ? 2 : 1);
+
 /** Another name of a city of 100,000+ that is only a near spelling of its own (7+ letters, as `correction` allows): "Zaragosa". */
 function nearSpelling(key: string, place: GazetteerPlace): boolean {
-  const own = placeKey(place.name);
-  const max = key.length >= 9 ? 2 : 1;
-  return place.kind === 'city' && place.population >= CORRECTABLE_WITH_CUE_MIN_POPULATION && key.length >= 7 && editDistance(key, own, max) <= max;
+  const max = editsAllowed(key);
+  return (
+    place.kind === 'city' && place.population >= CORRECTABLE_WITH_CUE_MIN_POPULATION && key.length >= 7 && editDistance(key, placeKey(place.name), max) <= max
+  );
 }
 
 /** A word the role or skill vocabularies use: no misspelt place. */
@@ -138,7 +142,7 @@ function correction(key: string, memo: Map<string, string | undefined>): string 
   if (!/^[a-z]{5,}$/.test(key)) return undefined;
   if (key.length < 7 && (gazetteer().namedKey(key).length > 0 || knownWord(key))) return undefined;
   if (memo.has(key)) return memo.get(key);
-  const max = key.length >= 9 ? 2 : 1;
+  const max = editsAllowed(key);
   const near = (correctableNames().get(key[0]) ?? []).filter((n) => n !== key && editDistance(key, n, max) <= max);
   memo.set(key, near.length === 1 ? near[0] : undefined);
   return memo.get(key);
