@@ -471,6 +471,9 @@ export function placeMentions(text: string, taken: SpanClaims | undefined): Ment
   return out;
 }
 
+/** How far from its metro's city a metro alias's town may lie and still stand for the metro (km). */
+const ALIAS_TOWN_KM = 30;
+
 /**
  * The place a name stands for with its qualifiers. An old metro's name is the metro when the
  * qualifiers fit it ("Portland, OR", not "Portland, Maine"), and a metro's alias only when its
@@ -485,8 +488,10 @@ function resolveMention(
   const named = choosePlace(candidates, qualifiers, found.key);
   if (found.metro) {
     const metro = g.metro(found.metro.metroId)!;
-    const inMetro = (p: GazetteerPlace) => distanceKm(metro.place.lat, metro.place.lon, p.lat, p.lon) <= metro.radiusKm;
-    // An alias's town far from the metro is itself ("Waterloo, ON" is not Toronto, 94 km away).
+    // A metro's alias stands for the metro only when its town is near the metro's city; a town
+    // farther out is itself ("Frisco, TX" is 41 km from Dallas, "Waterloo, ON" 94 km from Toronto),
+    // so a search around it finds the people near the town the brief names.
+    const inMetro = (p: GazetteerPlace) => distanceKm(metro.place.lat, metro.place.lon, p.lat, p.lon) <= Math.min(metro.radiusKm, ALIAS_TOWN_KM);
     const keep = qualifiers.length
       ? (!!choosePlace([metro.place], qualifiers) && (!found.metro.alias || named === undefined || inMetro(named))) || (named !== undefined && inMetro(named))
       : !found.metro.alias ||

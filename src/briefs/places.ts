@@ -2,8 +2,9 @@
  * Where a brief wants people, read on the gazetteer (DESIGN.md §4a): cities, regions and
  * countries anywhere, "City, ST" / "City, Country" / "City (Country)", several places ("Leeds or
  * Manchester", "Bristol / remote UK"), radius phrases ("within 30 miles of", "up to 50 km from",
- * "commutable to"). The old metros keep their curated names and aliases ("Bay Area", "Lehi") and
- * are read as metros, as before. Part of the brief reader (reader.ts).
+ * "commutable to"). The old metros keep their curated names and aliases ("Bay Area", "Cambridge
+ * MA") and are read as metros, as before, except an alias's town far from the metro's city
+ * ("Frisco, TX"), which is that town. Part of the brief reader (reader.ts).
  *
  * Mentions are weighed by their words: "based in", "Location:", the opening line make a place the
  * role's; "headquartered in", "offices in", "customers in" make it the company's; "not Victoria BC"

@@ -79,6 +79,11 @@ describe('the brief reader reads places anywhere', () => {
     ]);
     expect(placesRead('Graduate QS for a fit-out contractor — site office in Sharjah (head office in Dubai)')[0]).toMatch(/^Sharjah, /);
     expect(placesRead('Medical coders, Chennai office (Guindy) or work from home anywhere in India')).toEqual(['Chennai, Tamil Nadu, India (40 km)', 'India']);
+    // A metro's alias near the metro's city is the metro; a town of the metro farther out is itself.
+    expect(extractCriteria('Cloud security engineer, Reston VA, TS/SCI').criteria.metro).toBe('washington-dc');
+    expect(placesRead('CSM, mid-market book (~60 logos), Frisco TX')).toEqual(['Frisco, Texas, United States (40 km)']);
+    expect(placesRead('SRE II: k8s + prometheus/grafana, SLOs — Alpharetta')).toEqual(['Alpharetta, Georgia, United States (40 km)']);
+    expect(placesRead('People Ops specialist — Waterloo, ON (Uptown office), hybrid')).toEqual(['Waterloo, Ontario, Canada (40 km)']);
     // A metro's alias that names a whole region much bigger than it is that region.
     expect(placesRead('Graduate registered nurses — must live in NSW')).toEqual(['New South Wales, Australia']);
     expect(extractCriteria('Backend engineer, Delhi').criteria.metro).toBe('delhi-ncr');
