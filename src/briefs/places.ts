@@ -41,6 +41,8 @@ function briefCountries(text: string, mentions: readonly Mention[]): Set<string>
   for (const m of mentions) if (m.qualified || m.metro || m.place.kind !== 'city' || m.candidates.length <= 1) countries.add(m.place.country);
   if (/£/.test(text)) countries.add('GB');
   if (/₹|\blakhs?\b|\bLPA\b/.test(text)) countries.add('IN');
+  // US-only terms of employment and clearance ("federal contractor, Secret clearance", "401(k)").
+  if (/\b(?:TS\/SCI|(?:top )?secret clearance|public trust clearance|401\(?k\)?|W-?2 (?:only|employee|role)|federal contractor)\b/i.test(text)) countries.add('US');
   return countries;
 }
 
@@ -330,7 +332,7 @@ const ANYWHERE_AT_ALL =
 
 /** Between a town and an area it is an alternative to: ", or remote from anywhere in", " (hybrid) or remote within". */
 const OR_REMOTE =
-  /^[^.]{0,30}\b(?:or|oder|ou|o|of)\b[^.\n]{0,12}\b(?:remote|work(?:ing)? from home|wfh|home-based|elsewhere|sonst(?:wo)?|ailleurs|anywhere)\b[^.\n]{0,30}$/i;
+  /^[^.]{0,30}\b(?:or|oder|ou|o|of)\b[^.\n]{0,12}\b(?:remote(?:ly)?|work(?:ing)? from home|wfh|home-based|elsewhere|sonst(?:wo)?|ailleurs|anywhere)\b[^.\n]{0,30}$/i;
 
 /** Text with the dots of short abbreviations dropped: ", Sask., or remote" → ", Sask, or remote"; "Co. Clare" → "Co Clare". */
 const withoutAbbreviationDots = (t: string) => t.replace(/\b(\p{L}{1,5})\.(?=[\s,])/gu, '$1');

@@ -28,6 +28,9 @@ describe('the brief reader reads places anywhere', () => {
     expect(placesRead('Staff accountant in Birmingham')[0]).toMatch(/^Birmingham, England/);
     expect(placesRead('Staff accountant in Birmingham, AL')[0]).toMatch(/^Birmingham, Alabama/);
     expect(placesRead('Pharmacist — Portland, Maine (not Portland OR)')[0]).toMatch(/^Portland, Maine/);
+    // US-only terms say which Alexandria: Virginia's, not Egypt's bigger one.
+    expect(placesRead('HR generalist, Alexandria — 3 days on site; federal contractor, Secret clearance a plus')[0]).toMatch(/^Alexandria, Virginia/);
+    expect(placesRead('HR generalist, Alexandria — 3 days on site')[0]).toEqual('Alexandria, Egypt (40 km)');
     expect(placesRead('Dairy herd manager near Hamilton (Waikato)')[0]).toMatch(/^Hamilton, Waikato Region, New Zealand/);
     // A city abroad wins over a bigger region only under its own name: GeoNames also calls Hong Kong "Victoria".
     expect(placesRead('Occupational therapist, regional Victoria')).toEqual(['Victoria, Australia']);
@@ -51,6 +54,10 @@ describe('the brief reader reads places anywhere', () => {
     expect(placesRead('Senior product designer — Glasgow office, or remote from anywhere in the UK')).toEqual([
       'Glasgow, Scotland, United Kingdom (40 km)',
       'United Kingdom',
+    ]);
+    expect(placesRead('Web developer — office in Greystones, or work remotely from anywhere in Ireland')).toEqual([
+      'Greystones, Leinster, Ireland (40 km)',
+      'Ireland',
     ]);
     expect(placesRead('Financial analyst — anywhere in Hessen (Frankfurt, Wiesbaden, Darmstadt)')).toEqual(['Hesse, Germany']);
     expect(placesRead('Director of Operations — North Brabant (Tilburg, Breda), hybrid')).toEqual(['North Brabant, The Netherlands']);
