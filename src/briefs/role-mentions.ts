@@ -402,6 +402,8 @@ export function similarMentions(
           c.similarity >= threshold &&
           c.key.split(' ').length <= n &&
           !GENERIC_WORDS.has(c.key) &&
+          // An abbreviation is written as it is or not at all: "Ecto" (an Elixir library) is no "CTO".
+          !c.phrases.some((p) => /^[A-Z&]{2,5}$/.test(p.phrase)) &&
           headAgrees(last.lower, c.key) &&
           // "forestry adviser" is no "HR adviser": a two-word likeness agrees in its first word too.
           (n === 1 || !c.key.includes(' ') || wordsAgree(first.lower, c.key.split(' ')[0])),

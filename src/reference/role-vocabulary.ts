@@ -121,6 +121,48 @@ export const SKILL_TITLE_HINTS: ReadonlyMap<string, { family: string; title: str
   return out;
 })();
 
+/**
+ * Technologies the curated titles are named after ("Elixir developer", "Informatica developer",
+ * "FPGA engineer") → the family and base title of those titles: evidence of the family when a
+ * brief names only the technology ("anyone here write Elixir?"). Only names written with a capital
+ * or a symbol (a product or a language, not "backend" or "game"), and not the generic acronyms of
+ * several kinds of work (API, UI, AI).
+ */
+export const TECHNOLOGY_TITLE_HINTS: ReadonlyMap<string, { written: string; family: string; title: string }[]> = (() => {
+  // SOC 2 is an audit, NPI also a US provider number, CAD every drafting trade's tool, Shopify a shop.
+  const generic = new Set([
+    'api',
+    'ui',
+    'ux',
+    'ai',
+    'ml',
+    'qa',
+    'sqa',
+    'it',
+    'bi',
+    'ai/ml',
+    'ml/ai',
+    'genai',
+    'llm',
+    'nlp',
+    'js',
+    'soc',
+    'npi',
+    'cad',
+    'shopify',
+  ]);
+  const out = new Map<string, { written: string; family: string; title: string }[]>();
+  for (const [family, v] of Object.entries(VOCABULARY.families)) {
+    for (const a of v.aliases) {
+      const m = /^(\S+) (?:developer|engineer|programmer)$/.exec(a.phrase);
+      if (!m || !a.title || !/[A-Z.+#]/.test(m[1]) || generic.has(m[1].toLowerCase())) continue;
+      const key = m[1].toLowerCase();
+      if (!(out.get(key) ?? []).some((h) => h.family === family)) out.set(key, [...(out.get(key) ?? []), { written: m[1], family, title: a.title }]);
+    }
+  }
+  return out;
+})();
+
 /** Family → its umbrella titles: base titles a recruiter uses for any role of the family. */
 export const FAMILY_UMBRELLA_TITLES: ReadonlyMap<string, ReadonlySet<string>> = new Map(
   Object.entries(VOCABULARY.families).map(([family, v]) => [family, new Set(v.umbrella ?? [])]),

@@ -397,6 +397,14 @@ describe('extractCriteria details', () => {
       'Data Warehouse Engineer',
       'Data Engineer',
     ]);
+    // A technology our titles are named after counts as a skill ("Elixir developer", "Informatica
+    // developer"); a library named like an abbreviated title is the library ("Ecto" is no CTO).
+    expect(extractCriteria('anyone here write Elixir? slow Ecto queries, Oban job queues. Nashville, TN').criteria).toMatchObject({
+      family: 'software_engineering',
+      titles: ['Backend Engineer', 'Software Engineer'],
+    });
+    expect(extractCriteria('anyone here write Elixir? slow Ecto queries').criteria.seniority).toBeUndefined();
+    expect(extractCriteria('our nightly Informatica workflows keep failing, need someone to own them').criteria.family).toBe('data_engineering');
     // A tool named like an occupation is the tool ("Postman/Newman" are no mail carrier or sailor).
     expect(extractCriteria('Playwright + TypeScript for the web app - API tests in Postman/Newman - remote, India').criteria).toMatchObject({
       family: 'qa_testing',
