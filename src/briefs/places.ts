@@ -42,7 +42,8 @@ function briefCountries(text: string, mentions: readonly Mention[]): Set<string>
   if (/£/.test(text)) countries.add('GB');
   if (/₹|\blakhs?\b|\bLPA\b/.test(text)) countries.add('IN');
   // US-only terms of employment and clearance ("federal contractor, Secret clearance", "401(k)").
-  if (/\b(?:TS\/SCI|(?:top )?secret clearance|public trust clearance|401\(?k\)?|W-?2 (?:only|employee|role)|federal contractor)\b/i.test(text)) countries.add('US');
+  if (/\b(?:TS\/SCI|(?:top )?secret clearance|public trust clearance|401\(?k\)?|W-?2 (?:only|employee|role)|federal contractor)\b/i.test(text))
+    countries.add('US');
   return countries;
 }
 

@@ -231,6 +231,9 @@ const DEPARTMENT_TAILS: Record<string, Seniority | undefined> = {
   analyst: undefined,
   representative: undefined,
   rep: undefined,
+  // How chat names a role by its department: "an ops person", "a marketing person".
+  person: undefined,
+  guy: undefined,
 };
 /** Words that may stand between a department and its tail ("Audit Team Leader", "HVAC Systems Engineer"). */
 const TAIL_FILLERS = new Set(['team', 'systems', 'system', 'project', 'design', 'test', 'support', 'services', 'service', 'risk']);

@@ -187,7 +187,10 @@ function titleOfMention(m: RoleMention, family: string): string | undefined {
   if (level) return nearestLevelTitle(m.via === 'department' ? p.phrase : m.words, family, level);
   if (p.title) return p.title;
   if (p.source === 'onet') return nearestBaseTitle(p.phrase, family) ?? initialsTitle(p.phrase, family);
-  if (m.via === 'department') return baseTitleOfDepartment(m.words, family);
+  if (m.via === 'department') {
+    // "an ops person" names the department's work, not one of its titles: the family's headline title.
+    return baseTitleOfDepartment(m.words, family) ?? (/ (?:person|guy)$/.test(m.words) ? findFamily(family)?.titles[0] : undefined);
+  }
   return undefined;
 }
 

@@ -397,6 +397,12 @@ describe('extractCriteria details', () => {
       'Data Warehouse Engineer',
       'Data Engineer',
     ]);
+    // A department's person is the family's headline role; the one who forwards the ask is not.
+    expect(extractCriteria('Forwarding from our COO: "need a bizops person to own the weekly metrics review". MTL').criteria).toMatchObject({
+      family: 'operations',
+      titles: ['Operations Analyst'],
+    });
+    expect(extractCriteria('need a marketing person for our launch').criteria.titles).toEqual(['Marketing Specialist']);
     // A technology our titles are named after counts as a skill ("Elixir developer", "Informatica
     // developer"); a library named like an abbreviated title is the library ("Ecto" is no CTO).
     expect(extractCriteria('anyone here write Elixir? slow Ecto queries, Oban job queues. Nashville, TN').criteria).toMatchObject({
