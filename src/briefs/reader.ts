@@ -15,6 +15,7 @@ import { readRole } from './roles';
 import { SpanClaims } from './span-claims';
 import { isEnglishWord } from './english-words';
 import { SEARCHABLE_FIELDS, type Criteria } from '../domain/criteria';
+import { escapeRegex } from '../domain/text';
 
 export interface Extraction {
   criteria: Criteria;
@@ -30,8 +31,6 @@ const AS_WRITTEN_CONFIDENCE = 0.3;
 
 // ---- matching helpers ----
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * Word-boundary pattern that also works for names like "C++", "C#", "Node.js" (`\b` fails next to
  * symbols). Inner spaces and hyphens match any run of spaces or hyphens.
@@ -40,7 +39,7 @@ function phrasePattern(phrase: string): string {
   const body = phrase
     .trim()
     .split(/[\s-]+/)
-    .map(escapeRe)
+    .map(escapeRegex)
     .join('[\\s-]+');
   return `(?<![A-Za-z0-9])${body}(?![A-Za-z0-9+#]|\\.[A-Za-z0-9])`;
 }

@@ -15,6 +15,7 @@ import { BRIEF_SENIORITY_WORDS, FAMILY_AREAS, NO_FAMILY, ROLE_PHRASES, SKILL_TIT
 import { occupationVocabulary } from '../reference/occupation-titles';
 import { familyManagerOccupation, familyTitleOccupation, occupations, ownTitles, singularWord } from '../reference/occupations';
 import { SENIORITIES, type Seniority } from '../domain/profile';
+import { escapeRegex } from '../domain/text';
 import { departmentWords, titleSimilarity, words } from '../ranking/title-match';
 import { SpanClaims } from './span-claims';
 import { ROLE_NOUN, correctRoleWords, phraseTables, tokenize, vocabularyPhrase, type Token } from './role-words';
@@ -37,45 +38,36 @@ const SKILL_FAMILIES: Map<string, string[]> = (() => {
   return out;
 })();
 
-function skillEvidence(skills: readonly string[]): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const s of skills) {
-    const families = SKILL_FAMILIES.get(s.toLowerCase()) ?? [];
-    const idf = Math.log(ROLE_FAMILIES.length / Math.max(1, families.length));
-    for (const f of families) out.set(f, (out.get(f) ?? 0) + idf);
-  }
-  return out;
-}
-
 /**
  * The technologies a brief names that are no skill of ours but name titles ("write Elixir", "our
  * Informatica jobs"): each as written by the titles or in capitals, outside the role mentions.
  */
 const TECHNOLOGY_WORDS: RegExp | undefined = (() => {
-  const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   const forms = [...TECHNOLOGY_TITLE_HINTS]
     .filter(([key]) => canonicalSkill(key) === undefined)
     .flatMap(([, hints]) => [...new Set(hints.flatMap((h) => [h.written, h.written.toUpperCase()]))]);
-  return forms.length ? new RegExp(`(?<![\\p{L}\\p{N}.+#/&-])(?:${forms.map(escape).join('|')})(?![\\p{L}\\p{N}+#/&])`, 'gu') : undefined;
+  return forms.length ? new RegExp(`(?<![\\p{L}\\p{N}.+#/&-])(?:${forms.map(escapeRegex).join('|')})(?![\\p{L}\\p{N}+#/&])`, 'gu') : undefined;
 })();
 
-function technologiesIn(text: string, spans: readonly { start: number; end: number }[]): { family: string; title: string }[] {
+/** The title hints of each technology named (one list per technology). */
+function technologiesIn(text: string, spans: readonly { start: number; end: number }[]): { family: string; title: string }[][] {
   if (!TECHNOLOGY_WORDS) return [];
   const found = new Set<string>();
   for (const m of text.matchAll(TECHNOLOGY_WORDS)) {
     if (!spans.some((s) => m.index < s.end && m.index + m[0].length > s.start)) found.add(m[0].toLowerCase());
   }
-  return [...found].flatMap((key) => TECHNOLOGY_TITLE_HINTS.get(key) ?? []);
+  return [...found].map((key) => TECHNOLOGY_TITLE_HINTS.get(key) ?? []);
 }
 
-/** The skills' evidence, and the technologies': each technology counts as a skill of its families. */
-function technologyEvidence(evidence: Map<string, number>, technologies: readonly { family: string }[]): Map<string, number> {
-  const families = new Map<string, number>();
-  for (const t of technologies) families.set(t.family, (families.get(t.family) ?? 0) + 1);
-  const idf = (n: number) => Math.log(ROLE_FAMILIES.length / n);
-  const out = new Map(evidence);
-  const spread = new Set(technologies.map((t) => t.family)).size;
-  for (const [f, n] of families) out.set(f, (out.get(f) ?? 0) + n * idf(spread));
+/** How telling the skills and technologies named are of each family: the fewer families one points to, the more. */
+function skillEvidence(skills: readonly string[], technologies: readonly (readonly { family: string }[])[]): Map<string, number> {
+  const out = new Map<string, number>();
+  const add = (families: readonly string[]) => {
+    const idf = Math.log(ROLE_FAMILIES.length / Math.max(1, families.length));
+    for (const f of families) out.set(f, (out.get(f) ?? 0) + idf);
+  };
+  for (const s of skills) add(SKILL_FAMILIES.get(s.toLowerCase()) ?? []);
+  for (const hints of technologies) add([...new Set(hints.map((h) => h.family))]);
   return out;
 }
 
@@ -336,7 +328,7 @@ export function readRole(
   const spans = mentions.map((m) => ({ start: m.start, end: m.end }));
   const skills = readSkills(spans);
   const technologies = technologiesIn(text, spans);
-  const bySkills = technologyEvidence(skillEvidence(skills), technologies);
+  const bySkills = skillEvidence(skills, technologies);
   const skillsAlone = Math.max(0, ...bySkills.values()) >= SKILLS_ALONE;
   // Last resort before a brief is refused for naming nothing known: a looser likeness (its head
   // word still agreeing), read with the low confidence its cosine gives.
@@ -407,7 +399,7 @@ export function readRole(
   if (titles.length === 0 && ofFamily.length === 0) {
     // Skills alone: a skill that points to one title of the family ("Swift" → Mobile Engineer).
     const hinted = new Map<string, number>();
-    for (const h of [...skills.flatMap((s) => SKILL_TITLE_HINTS.get(s.toLowerCase()) ?? []), ...technologies])
+    for (const h of [...skills.flatMap((s) => SKILL_TITLE_HINTS.get(s.toLowerCase()) ?? []), ...technologies.flat()])
       if (h.family === family) hinted.set(h.title, (hinted.get(h.title) ?? 0) + 1);
     const [mostHinted] = [...hinted].sort((a, b) => b[1] - a[1]);
     if (mostHinted) titles.push(mostHinted[0]);

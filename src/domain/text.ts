@@ -31,3 +31,6 @@ export const trimmedText = (max: number, messages: { tooLong?: string; blank?: s
     .max(max, messages.tooLong ?? `must be at most ${max} characters`)
     .regex(NOT_BLANK, messages.blank ?? 'must not be empty')
     .trim();
+
+/** A literal string as the source of a regular expression that matches it as written ("C++", "PL/SQL"). */
+export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

@@ -4,6 +4,7 @@
  * GET /reference/*. It imports nothing from the rest of src/: the domain builds on it. The big
  * tables are data files under ./data.
  */
+import { escapeRegex } from '../domain/text';
 import familyData from './data/role-families.json';
 import industryData from './data/industries.json';
 import metroData from './data/metros.json';
@@ -278,10 +279,6 @@ export function buildTitle(seniority: Seniority, familyId: string, baseTitle: st
   const t = list[v % list.length];
   const at = t.indexOf('#');
   return at < 0 ? t : t.slice(0, at) + baseTitle + t.slice(at + 1);
-}
-
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function wordsRegex(words: string[]): RegExp {
