@@ -40,21 +40,27 @@ const SKILL_FAMILIES: Map<string, string[]> = (() => {
 
 /**
  * The technologies a brief names that are no skill of ours but name titles ("write Elixir", "our
- * Informatica jobs"): each as written by the titles or in capitals, outside the role mentions.
+ * Informatica jobs"): each as written by the titles or in capitals, or in any case before a word
+ * for a person ("a rails person", "php dev"), outside the role mentions.
  */
-const TECHNOLOGY_WORDS: RegExp | undefined = (() => {
-  const forms = [...TECHNOLOGY_TITLE_HINTS]
-    .filter(([key]) => canonicalSkill(key) === undefined)
-    .flatMap(([, hints]) => [...new Set(hints.flatMap((h) => [h.written, h.written.toUpperCase()]))]);
-  return forms.length ? new RegExp(`(?<![\\p{L}\\p{N}.+#/&-])(?:${forms.map(escapeRegex).join('|')})(?![\\p{L}\\p{N}+#/&])`, 'gu') : undefined;
+const TECHNOLOGY_WORDS: RegExp[] = (() => {
+  const keys = [...TECHNOLOGY_TITLE_HINTS].filter(([key]) => canonicalSkill(key) === undefined);
+  if (keys.length === 0) return [];
+  const alternatives = (forms: string[]) => `(?<![\\p{L}\\p{N}.+#/&-])(?:${forms.map(escapeRegex).join('|')})(?![\\p{L}\\p{N}+#/&])`;
+  const asWritten = keys.flatMap(([, hints]) => [...new Set(hints.flatMap((h) => [h.written, h.written.toUpperCase()]))]);
+  return [
+    new RegExp(alternatives(asWritten), 'gu'),
+    new RegExp(`${alternatives(keys.map(([key]) => key))}(?=\\s+(?:person|people|dev|devs|guy|folks|expert)\\b)`, 'giu'),
+  ];
 })();
 
 /** The title hints of each technology named (one list per technology). */
 function technologiesIn(text: string, spans: readonly { start: number; end: number }[]): { family: string; title: string }[][] {
-  if (!TECHNOLOGY_WORDS) return [];
   const found = new Set<string>();
-  for (const m of text.matchAll(TECHNOLOGY_WORDS)) {
-    if (!spans.some((s) => m.index < s.end && m.index + m[0].length > s.start)) found.add(m[0].toLowerCase());
+  for (const re of TECHNOLOGY_WORDS) {
+    for (const m of text.matchAll(re)) {
+      if (!spans.some((s) => m.index < s.end && m.index + m[0].length > s.start)) found.add(m[0].toLowerCase());
+    }
   }
   return [...found].map((key) => TECHNOLOGY_TITLE_HINTS.get(key) ?? []);
 }

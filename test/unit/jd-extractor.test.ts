@@ -411,6 +411,8 @@ describe('extractCriteria details', () => {
     });
     expect(extractCriteria('anyone here write Elixir? slow Ecto queries').criteria.seniority).toBeUndefined();
     expect(extractCriteria('our nightly Informatica workflows keep failing, need someone to own them').criteria.family).toBe('data_engineering');
+    expect(extractCriteria('hey, any leads on a rails person? checkout squad lost two people').criteria.family).toBe('software_engineering');
+    expect(extractCriteria('the rails on the staircase need fixing').criteria.family).toBeUndefined();
     // A tool named like an occupation is the tool ("Postman/Newman" are no mail carrier or sailor).
     expect(extractCriteria('Playwright + TypeScript for the web app - API tests in Postman/Newman - remote, India').criteria).toMatchObject({
       family: 'qa_testing',
