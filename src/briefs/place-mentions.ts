@@ -540,6 +540,16 @@ function evidence(text: string, m: Mention, key: string): Mention['evidence'] {
   if (!m.qualified && [itemBefore, itemAfter].some((item) => item !== undefined && canonicalSkill(item.trim()) !== undefined)) return 'none';
   // …and in a bracketed list of names that are mostly no places, one of them ("Stihl, Husqvarna, Honda").
   if (!m.qualified && bracketedNonPlaces(text, m.start, m.end) >= 2) return 'none';
+  // "the Crystal City office", "Century City": a district named "<name> City" is not a small town of that name.
+  const afterName = text.slice(m.start + m.written.length, m.start + m.written.length + 20);
+  if (
+    m.place.kind === 'city' &&
+    m.place.population < DISTRICT_TOWN &&
+    /^[ \t]+City\b/.test(afterName) &&
+    !/^[ \t]+City[ \t]+(?:centre|center|council|hall|limits)\b/i.test(afterName) &&
+    g.named(`${m.written} City`).length === 0
+  )
+    return 'none';
   // "Limerick city", "Cork city or county": a name followed by "city" is a place.
   const cityNamed = /\p{L}[ \t]+city$/iu.test(m.written) || /^[ \t]+city\b/i.test(text.slice(m.start + m.written.length, m.start + m.written.length + 6));
   const closeCue = (CLOSE_CUE.test(before) && ENDS_PHRASE.test(after)) || AFTER_CUE.test(after) || cityNamed;

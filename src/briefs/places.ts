@@ -162,7 +162,9 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
       const around = all.find(
         (x) =>
           !group.includes(x) &&
-          // Not a place the brief names as the company's ("site office in Sharjah (head office in Dubai)").
+          // Not a place the brief names as the company's ("site office in Sharjah (head office in Dubai)",
+          // "Boulder. HQ is in Denver").
+          !x.company &&
           x.weight >= m.weight * 0.5 &&
           (x.metro || (x.place.kind === 'city' && x.place.population > m.place.population)) &&
           covers(x, m.place),
@@ -259,15 +261,30 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
 /** Towns under this population read by an alternate name only are suspect (many districts share them). */
 const ALTERNATE_NAME_TOWN = 300_000;
 
+/** Towns under this population read by their own name beside a big city abroad are suspect too. */
+const DISTRICT_NAMESAKE_TOWN = 50_000;
+/** …when the city they stand beside has at least this many people. */
+const DISTRICT_HOST_CITY = 1_000_000;
+
 /**
  * A small town abroad read only by another of its names is a district of the brief's own place:
- * "Dhaka, Gulshan office" is not Tabas (Iran), one of whose alternate names is Gulshan.
+ * "Dhaka, Gulshan office" is not Tabas (Iran), one of whose alternate names is Gulshan; and so is a
+ * small namesake of a big city's district: "Melbourne – public hospital in Parkville" is not
+ * Parkville, Maryland.
  */
 function districtsAbroad(all: readonly Mention[]): Set<Mention> {
   return new Set(
     all.filter((m) => {
       if (m.qualified || m.metro || m.place.kind !== 'city' || m.place.population >= ALTERNATE_NAME_TOWN) return false;
-      if (placeKey(m.written) === placeKey(m.place.name)) return false;
+      // (Not when the big city's name has a namesake beside the town: "our Grantham and Boston (Lincs) stores".)
+      const bigCityNamed = all.some(
+        (x) =>
+          x !== m &&
+          !x.company &&
+          (x.metro || (x.place.kind === 'city' && x.place.population >= DISTRICT_HOST_CITY)) &&
+          !x.candidates.some((c) => c.kind === 'city' && distanceKm(c.lat, c.lon, m.place.lat, m.place.lon) <= NAMESAKE_NEAR_KM),
+      );
+      if (placeKey(m.written) === placeKey(m.place.name) && !(m.place.population < DISTRICT_NAMESAKE_TOWN && bigCityNamed)) return false;
       const others = all.filter((x) => x !== m && !x.company);
       return others.length > 0 && others.every((x) => x.place.country !== m.place.country);
     }),

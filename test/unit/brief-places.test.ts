@@ -91,6 +91,13 @@ describe('the brief reader reads places anywhere', () => {
     expect(placesRead('CSM, mid-market book (~60 logos), Frisco TX')).toEqual(['Frisco, Texas, United States (40 km)']);
     expect(placesRead('SRE II: k8s + prometheus/grafana, SLOs — Alpharetta')).toEqual(['Alpharetta, Georgia, United States (40 km)']);
     expect(placesRead('People Ops specialist — Waterloo, ON (Uptown office), hybrid')).toEqual(['Waterloo, Ontario, Canada (40 km)']);
+    // …and the company's metro named beside it does not swallow it.
+    expect(placesRead('Site reliability engineer — Boulder. HQ is in Denver, but the team works out of our Boulder office')).toEqual([
+      'Boulder, Colorado, United States (40 km)',
+    ]);
+    // A big city's district is not a small namesake abroad, nor a district named "<name> City" a small town.
+    expect(extractCriteria('Registered Nurse – Perioperative\nMelbourne – large public hospital in Parkville').criteria.metro).toBe('melbourne');
+    expect(extractCriteria('Cloud security engineer, TS/SCI — Arlington, VA, 4 days at the Crystal City office').criteria.metro).toBe('washington-dc');
     // A metro's alias that names a whole region much bigger than it is that region.
     expect(placesRead('Graduate registered nurses — must live in NSW')).toEqual(['New South Wales, Australia']);
     expect(extractCriteria('Backend engineer, Delhi').criteria.metro).toBe('delhi-ncr');
