@@ -208,7 +208,9 @@ export function contextWeight(text: string, start: number, end: number, firstLin
   else if (colleague > hiring) w *= 0.3;
   // "not another accountant", "our CFO wants…", "(we place RNs, we don't need one)".
   if (
-    /\b(?:not|no|nor|never)\s+(?:(?:hiring|looking\s+for|seeking|recruiting)\s+)?(?:an?\s+|another\s+|the\s+|any\s+|more\s+)?$/i.test(clause) ||
+    /\b(?:not|no|nor|never)\s+(?:(?:hiring|looking\s+for|seeking|recruiting|need|needing|want|wanting)\s+)?(?:an?\s+|another\s+|the\s+|any\s+|more\s+)?$/i.test(
+      clause,
+    ) ||
     /\b(?:our|to the|from the|for the)\s+$/i.test(clause)
   )
     w *= 0.3;
@@ -276,9 +278,51 @@ function correction(word: string): string | undefined {
   return next && next.d === best.d && next.heads === best.heads ? undefined : best.w;
 }
 
+/** Words after "eng" that make it a department ("eng lead", "eng directors"), and before it ("VP Eng", "head of eng", "to eng"). */
+const ENG_DEPARTMENT_AFTER = new Set([
+  'lead',
+  'leads',
+  'leader',
+  'leaders',
+  'leadership',
+  'manager',
+  'managers',
+  'director',
+  'directors',
+  'team',
+  'teams',
+  'org',
+  'head',
+  'hiring',
+  'vp',
+  'dept',
+  'department',
+  'side',
+]);
+const ENG_DEPARTMENT_BEFORE = new Set(['of', 'vp', 'svp', 'evp', 'head', 'director', 'in', 'to', 'with', 'our', 'the', 'for', 'and', 'from']);
+
+/** Whether "eng" at token i is an engineer: a word of the field before it, no department head before that ("Head of Mech Eng"), no department word after it. */
+function engineerNotDepartment(tokens: Token[], i: number): boolean {
+  const before = tokens[i - 1]?.lower;
+  const after = tokens[i + 1]?.lower;
+  const heads = tokens.slice(Math.max(0, i - 3), i).some((t) => ['of', 'vp', 'svp', 'evp', 'head'].includes(t.lower));
+  return (
+    before !== undefined &&
+    !heads &&
+    !ENG_DEPARTMENT_BEFORE.has(before) &&
+    !phraseTables().levelWords.has(before) &&
+    (after === undefined || !ENG_DEPARTMENT_AFTER.has(after))
+  );
+}
+
 /** Corrects misspelt role words where roles are named: the opening words and after hiring words. */
 export function correctRoleWords(text: string, tokens: Token[]): void {
   tokens.forEach((t, i) => {
+    // "an RF eng", "the analytics eng req": an engineer; "eng lead", "VP Eng", "head of eng": engineering.
+    if (t.lower === 'eng' && engineerNotDepartment(tokens, i)) {
+      t.lower = 'engineer';
+      return;
+    }
     const expanded = WORD_ABBREVIATIONS[t.lower];
     // A department written short keeps its words: "corp dev" is no developer.
     if (expanded && !(i > 0 && phraseTables().areas.has(`${tokens[i - 1].lower} ${t.lower}`))) {

@@ -397,6 +397,16 @@ describe('extractCriteria details', () => {
       'Data Warehouse Engineer',
       'Data Engineer',
     ]);
+    // "eng" after a field is an engineer ("a sec eng", "the analytics eng req"); after a head, a department.
+    expect(extractCriteria('ok so the CISO wants a cloud sec eng before we hire the pentester').criteria.titles?.[0]).toBe('Cloud Security Engineer');
+    expect(extractCriteria('the analytics eng req is open again (the data scientist one is still on hold)').criteria.family).toBe('data_engineering');
+    expect(extractCriteria('Head of Mech Eng for an eVTOL startup').criteria.seniority).toEqual(['director']);
+    // A role the brief says it does not need is not the one asked for.
+    expect(
+      extractCriteria(
+        'Req from our hardware lead: embedded C developer for the thermostat line, FreeRTOS on STM32 - we do NOT need another electrical engineer',
+      ).criteria.family,
+    ).toBe('software_engineering');
     // A department's person is the family's headline role; the one who forwards the ask is not.
     expect(extractCriteria('Forwarding from our COO: "need a bizops person to own the weekly metrics review". MTL').criteria).toMatchObject({
       family: 'operations',
