@@ -309,6 +309,13 @@ function findYears(text: string): { min: number; max?: number; confidence: numbe
     { re: new RegExp(`${NUM}\\s*\\+?\\s*${YEARS_WORD}`, 'gi'), range: false, confidence: 0.75, needsExperience: true },
   ];
   let best: { index: number; min: number; max?: number; confidence: number } | undefined;
+  // "3rd-year litigation associate", "associate, 3rd year": a law firm's class year, between N − 1 and N years in.
+  const classYear =
+    /(?<![A-Za-z0-9])(\d{1,2})(?:st|nd|rd|th)[- ]year\s+(?:[\w-]+\s+){0,2}?(?:associate|attorney|lawyer|solicitor)s?\b|\b(?:associate|attorney|lawyer|solicitor)s?,?\s+(\d{1,2})(?:st|nd|rd|th)[- ]year\b/gi;
+  for (const m of text.matchAll(classYear)) {
+    const year = Number.parseInt(m[1] ?? m[2], 10);
+    if (year >= 1 && year <= 15 && (!best || m.index < best.index)) best = { index: m.index, min: year - 1, max: year, confidence: 0.8 };
+  }
   for (const p of patterns) {
     for (const m of text.matchAll(p.re)) {
       if (p.needsExperience) {

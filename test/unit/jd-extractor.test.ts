@@ -206,6 +206,9 @@ describe('extractCriteria details', () => {
     expect(years('8 or more years working with customers')).toEqual({ min: 8 });
     // The first stated requirement wins.
     expect(years('5+ years of backend experience, including 2+ years with Kubernetes')).toEqual({ min: 5 });
+    // A law firm's class year: a 3rd-year associate is two to three years in.
+    expect(years('Cleveland, OH — 3rd-year litigation associate, commercial disputes')).toEqual({ min: 2, max: 3 });
+    expect(years('litigation associate, 3rd year, Chicago')).toEqual({ min: 2, max: 3 });
   });
 
   it('does not read unrelated numbers as years of experience', () => {
@@ -213,6 +216,7 @@ describe('extractCriteria details', () => {
     expect(years('Worked there 2019-2023 on payments.')).toBeUndefined();
     expect(years('A 401k and 25 days of holiday.')).toBeUndefined();
     expect(years('Up to 3 years of experience; new grads welcome.')).toBeUndefined();
+    expect(years('3rd year student placement, 12 months')).toBeUndefined();
   });
 
   it('needs context for short or ambiguous skill names', () => {
