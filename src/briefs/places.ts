@@ -39,7 +39,8 @@ const TOWN_AFTER = /^\s+(?:city|town) cent(?:re|er)\b/i;
 function briefCountries(text: string, mentions: readonly Mention[]): Set<string> {
   const countries = new Set<string>();
   for (const m of mentions) if (m.qualified || m.metro || m.place.kind !== 'city' || m.candidates.length <= 1) countries.add(m.place.country);
-  if (/£/.test(text)) countries.add('GB');
+  // Pounds, and UK-only bodies, checks and qualifications ("HMP Durham", "SIA licence", "Gas Safe", "CSCS card").
+  if (/£|\b(?:NHS|HMP|SIA (?:licen[cs]ed?|badge|door)|CSCS|Gas Safe|HGV|NVQ|GCSEs?|A[- ]levels?|Ofsted|BS \d{4,5})\b/.test(text)) countries.add('GB');
   if (/₹|\blakhs?\b|\bLPA\b/.test(text)) countries.add('IN');
   // US-only terms of employment and clearance ("federal contractor, Secret clearance", "401(k)").
   if (/\b(?:TS\/SCI|(?:top )?secret clearance|public trust clearance|401\(?k\)?|W-?2 (?:only|employee|role)|federal contractor)\b/i.test(text))

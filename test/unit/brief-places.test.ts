@@ -28,6 +28,9 @@ describe('the brief reader reads places anywhere', () => {
     expect(placesRead('Staff accountant in Birmingham')[0]).toMatch(/^Birmingham, England/);
     expect(placesRead('Staff accountant in Birmingham, AL')[0]).toMatch(/^Birmingham, Alabama/);
     expect(placesRead('Pharmacist — Portland, Maine (not Portland OR)')[0]).toMatch(/^Portland, Maine/);
+    // UK-only bodies and checks say which Newcastle and which Halifax.
+    expect(placesRead('SIA door supervisors for bars on the Quayside, Newcastle — Fri/Sat nights')[0]).toMatch(/^Newcastle upon Tyne, England/);
+    expect(placesRead('Gas Safe boiler engineer – jobs within 20 miles of Halifax')[0]).toMatch(/^Halifax, England/);
     // US-only terms say which Alexandria: Virginia's, not Egypt's bigger one.
     expect(placesRead('HR generalist, Alexandria — 3 days on site; federal contractor, Secret clearance a plus')[0]).toMatch(/^Alexandria, Virginia/);
     expect(placesRead('HR generalist, Alexandria — 3 days on site')[0]).toEqual('Alexandria, Egypt (40 km)');
