@@ -328,6 +328,8 @@ function nameAt(text: string, tokens: Token[], i: number, corrections: Map<strin
 
 /** Towns of at least this size may be written with their district after a hyphen ("Köln-Ehrenfeld"). */
 const DISTRICT_TOWN = 50_000;
+/** Towns under this size may share their name with a district of a bigger place ("Crystal City", Melbourne's Parkville). */
+export const DISTRICT_NAMESAKE_TOWN = 50_000;
 
 /** "in Köln-Ehrenfeld", "Luxembourg-Kirchberg office": a sizeable town, its district after a hyphen, where a place stands. */
 function townDistrict(text: string, found: Found): boolean {
@@ -544,7 +546,7 @@ function evidence(text: string, m: Mention, key: string): Mention['evidence'] {
   const afterName = text.slice(m.start + m.written.length, m.start + m.written.length + 20);
   if (
     m.place.kind === 'city' &&
-    m.place.population < DISTRICT_TOWN &&
+    m.place.population < DISTRICT_NAMESAKE_TOWN &&
     /^[ \t]+City\b/.test(afterName) &&
     !/^[ \t]+City[ \t]+(?:centre|center|council|hall|limits)\b/i.test(afterName) &&
     g.named(`${m.written} City`).length === 0

@@ -13,7 +13,7 @@
 import { distanceKm, gazetteer, placeKey, type GazetteerPlace } from '../reference/gazetteer';
 import { PLACE_RADIUS, type PlaceInput } from '../reference/place-resolution';
 import type { SpanClaims } from './span-claims';
-import { ownSegment, placeMentions, type Mention } from './place-mentions';
+import { DISTRICT_NAMESAKE_TOWN, ownSegment, placeMentions, type Mention } from './place-mentions';
 
 /** "Commutable to X", "within commuting distance of X": about an hour's drive. */
 export const COMMUTE_RADIUS_KM = 50;
@@ -262,9 +262,7 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
 /** Towns under this population read by an alternate name only are suspect (many districts share them). */
 const ALTERNATE_NAME_TOWN = 300_000;
 
-/** Towns under this population read by their own name beside a big city abroad are suspect too. */
-const DISTRICT_NAMESAKE_TOWN = 50_000;
-/** …when the city they stand beside has at least this many people. */
+/** A small town abroad read by its own name is suspect beside a city of at least this many people. */
 const DISTRICT_HOST_CITY = 1_000_000;
 
 /**

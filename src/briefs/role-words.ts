@@ -278,7 +278,7 @@ function correction(word: string): string | undefined {
   return next && next.d === best.d && next.heads === best.heads ? undefined : best.w;
 }
 
-/** Words after "eng" that make it a department ("eng lead", "eng directors"), and before it ("VP Eng", "head of eng", "to eng"). */
+/** Words after "eng" that make it a department ("eng lead", "eng directors"). */
 const ENG_DEPARTMENT_AFTER = new Set([
   'lead',
   'leads',
@@ -299,18 +299,20 @@ const ENG_DEPARTMENT_AFTER = new Set([
   'department',
   'side',
 ]);
-const ENG_DEPARTMENT_BEFORE = new Set(['of', 'vp', 'svp', 'evp', 'head', 'director', 'in', 'to', 'with', 'our', 'the', 'for', 'and', 'from']);
+/** Words right before "eng" that make it a department ("director eng", "bugs to eng", "our eng"). */
+const ENG_DEPARTMENT_BEFORE = new Set(['director', 'in', 'to', 'with', 'our', 'the', 'for', 'and', 'from']);
+/** Heads of a department up to three words before "eng" ("Head of Mech Eng", "VP Eng", "SVP Platform Eng"). */
+const ENG_HEADS = new Set(['of', 'vp', 'svp', 'evp', 'head']);
 
-/** Whether "eng" at token i is an engineer: a word of the field before it, no department head before that ("Head of Mech Eng"), no department word after it. */
+/** Whether "eng" at token i is an engineer: a word of the field right before it, no department head or word around it. */
 function engineerNotDepartment(tokens: Token[], i: number): boolean {
   const before = tokens[i - 1]?.lower;
   const after = tokens[i + 1]?.lower;
-  const heads = tokens.slice(Math.max(0, i - 3), i).some((t) => ['of', 'vp', 'svp', 'evp', 'head'].includes(t.lower));
   return (
     before !== undefined &&
-    !heads &&
     !ENG_DEPARTMENT_BEFORE.has(before) &&
     !phraseTables().levelWords.has(before) &&
+    !tokens.slice(Math.max(0, i - 3), i).some((t) => ENG_HEADS.has(t.lower)) &&
     (after === undefined || !ENG_DEPARTMENT_AFTER.has(after))
   );
 }
