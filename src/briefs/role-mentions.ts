@@ -55,6 +55,10 @@ export interface RoleMention {
 }
 
 /** Exact mentions of known role phrases, longest first from each word, never overlapping. */
+/** Verbs that handle documents, before their object: "raise", "chase", "manage" POs. */
+const PAPERWORK_VERB =
+  /\b(?:raise|raising|issue|issuing|manage|managing|chase|chasing|process|processing|approve|approving|track|tracking|create|creating|match|matching|place|placing|expedite|expediting|receipt|receipting)\s+(?:the\s+|our\s+|all\s+)?$/i;
+
 export function exactMentions(text: string, tokens: Token[], firstLineEnd: number): RoleMention[] {
   const { byWords, byExact } = phraseTables();
   const openingEnd = tokens.length ? Math.max(tokens[0].end, OPENING.exec(text)?.[0].length ?? 0) : 0;
@@ -86,6 +90,9 @@ export function exactMentions(text: string, tokens: Token[], firstLineEnd: numbe
     if (hit && hit.n === 1 && hit.phrases.every((p) => p.source === 'onet' && p.family === NO_FAMILY) && partOfPlaceName(text, tokens, i)) hit = undefined;
     // …and one that is also a skill, joined to another skill, is the skill ("Playwright + TypeScript", "Puppet/Chef").
     if (hit && hit.n === 1 && hit.phrases.every((p) => p.family === NO_FAMILY) && joinedToSkill(text, tokens[i])) hit = undefined;
+    // …and an abbreviation in the plural that a paperwork verb handles is the paperwork ("raise POs", "chase POs in SAP").
+    if (hit && hit.n === 1 && /^[A-Z]{2,4}s$/.test(tokens[i].text) && PAPERWORK_VERB.test(text.slice(Math.max(0, tokens[i].start - 24), tokens[i].start)))
+      hit = undefined;
     if (!hit) {
       i += 1;
       continue;

@@ -401,6 +401,9 @@ describe('extractCriteria details', () => {
       'Data Warehouse Engineer',
       'Data Engineer',
     ]);
+    // Purchase orders a buyer raises are no product owners.
+    expect(extractCriteria('negotiate with our packaging suppliers in Asia, run the RFQs, manage POs in SAP').criteria.family).toBe('supply_chain');
+    expect(extractCriteria('we need two POs for the platform squads').criteria.family).toBe('product_management');
     // "eng" after a field is an engineer ("a sec eng", "the analytics eng req"); after a head, a department.
     expect(extractCriteria('ok so the CISO wants a cloud sec eng before we hire the pentester').criteria.titles?.[0]).toBe('Cloud Security Engineer');
     expect(extractCriteria('the analytics eng req is open again (the data scientist one is still on hold)').criteria.family).toBe('data_engineering');
