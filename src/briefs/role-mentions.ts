@@ -54,11 +54,11 @@ export interface RoleMention {
   corrected?: boolean;
 }
 
-/** Exact mentions of known role phrases, longest first from each word, never overlapping. */
 /** Verbs that handle documents, before their object: "raise", "chase", "manage" POs. */
 const PAPERWORK_VERB =
   /\b(?:raise|raising|issue|issuing|manage|managing|chase|chasing|process|processing|approve|approving|track|tracking|create|creating|match|matching|place|placing|expedite|expediting|receipt|receipting)\s+(?:the\s+|our\s+|all\s+)?$/i;
 
+/** Exact mentions of known role phrases, longest first from each word, never overlapping. */
 export function exactMentions(text: string, tokens: Token[], firstLineEnd: number): RoleMention[] {
   const { byWords, byExact } = phraseTables();
   const openingEnd = tokens.length ? Math.max(tokens[0].end, OPENING.exec(text)?.[0].length ?? 0) : 0;
