@@ -479,7 +479,7 @@ const ALIAS_TOWN_KM = 30;
 /**
  * The place a name stands for with its qualifiers. An old metro's name is the metro when the
  * qualifiers fit it ("Portland, OR", not "Portland, Maine"), and a metro's alias only when its
- * town lies in the metro ("Cambridge MA", "Reston" for Washington; not "Abu Dhabi" for Dubai).
+ * town lies near the metro's city ("Cambridge MA", "Reston" for Washington; not "Frisco" for Dallas).
  */
 function resolveMention(
   found: Found,
