@@ -401,6 +401,9 @@ describe('extractCriteria details', () => {
       'Data Warehouse Engineer',
       'Data Engineer',
     ]);
+    // A trade's everyday tools stand for its skills.
+    expect(extractCriteria('Looking for someone to run our email + SMS program in Klaviyo: flows, segmentation').criteria.family).toBe('marketing');
+    expect(extractCriteria('need someone to actually run vuln management: Tenable scans, patch SLAs').criteria.family).toBe('security');
     // Purchase orders a buyer raises are no product owners.
     expect(extractCriteria('negotiate with our packaging suppliers in Asia, run the RFQs, manage POs in SAP').criteria.family).toBe('supply_chain');
     expect(extractCriteria('we need two POs for the platform squads').criteria.family).toBe('product_management');
