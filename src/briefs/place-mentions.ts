@@ -553,7 +553,7 @@ function evidence(text: string, m: Mention, key: string): Mention['evidence'] {
   )
     return 'none';
   // "Limerick city", "Cork city or county": a name followed by "city" is a place.
-  const cityNamed = /\p{L}[ \t]+city$/iu.test(m.written) || /^[ \t]+city\b/i.test(text.slice(m.start + m.written.length, m.start + m.written.length + 6));
+  const cityNamed = /\p{L}[ \t]+city$/iu.test(m.written) || /^[ \t]+city\b/i.test(afterName);
   const closeCue = (CLOSE_CUE.test(before) && ENDS_PHRASE.test(after)) || AFTER_CUE.test(after) || cityNamed;
   const cued = closeCue || ownSegment(text, m.start, m.end);
   // The second word of another proper name ("Faria Lima", "Al Noor") is no place of its own.

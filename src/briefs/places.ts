@@ -35,16 +35,22 @@ const TOWN_BEFORE = /\b(?:(?:city|town|borough|district) council (?:in|of|for)|t
 /** Words that make the name before them a town's ("city centre", "town center"). */
 const TOWN_AFTER = /^\s+(?:city|town) cent(?:re|er)\b/i;
 
-/** Countries the brief names or implies (qualifiers, regions, metros, "£"), to choose among same-named places. */
-function briefCountries(text: string, mentions: readonly Mention[]): Set<string> {
+/** Countries the brief's words imply: its currency, or bodies, checks and terms of one country only. */
+function textCountries(text: string): Set<string> {
   const countries = new Set<string>();
-  for (const m of mentions) if (m.qualified || m.metro || m.place.kind !== 'city' || m.candidates.length <= 1) countries.add(m.place.country);
   // Pounds, and UK-only bodies, checks and qualifications ("HMP Durham", "SIA licence", "Gas Safe", "CSCS card").
   if (/£|\b(?:NHS|HMP|SIA (?:licen[cs]ed?|badge|door)|CSCS|Gas Safe|HGV|NVQ|GCSEs?|A[- ]levels?|Ofsted|BS \d{4,5})\b/.test(text)) countries.add('GB');
   if (/₹|\blakhs?\b|\bLPA\b/.test(text)) countries.add('IN');
   // US-only terms of employment and clearance ("federal contractor, Secret clearance", "401(k)").
   if (/\b(?:TS\/SCI|(?:top )?secret clearance|public trust clearance|401\(?k\)?|W-?2 (?:only|employee|role)|federal contractor)\b/i.test(text))
     countries.add('US');
+  return countries;
+}
+
+/** Countries the brief names or implies (qualifiers, regions, metros, and `implied` by its words), to choose among same-named places. */
+function briefCountries(implied: ReadonlySet<string>, mentions: readonly Mention[]): Set<string> {
+  const countries = new Set(implied);
+  for (const m of mentions) if (m.qualified || m.metro || m.place.kind !== 'city' || m.candidates.length <= 1) countries.add(m.place.country);
   return countries;
 }
 
@@ -121,10 +127,11 @@ export function readPlace(text: string, taken?: SpanClaims): PlaceReading {
   }
   // Same-named places: the one in a country the rest of the brief names ("Richmond" with
   // "Virginia" elsewhere, "Cambridge" in a brief paid in £), a metro's alias included.
+  const implied = textCountries(text);
   for (const m of all) {
     if (m.qualified || (m.metro && !m.metro.alias)) continue;
     const countries = briefCountries(
-      text,
+      implied,
       all.filter((x) => x !== m),
     );
     if (countries.size === 0 || countries.has(m.place.country)) continue;
@@ -275,15 +282,17 @@ function districtsAbroad(all: readonly Mention[]): Set<Mention> {
   return new Set(
     all.filter((m) => {
       if (m.qualified || m.metro || m.place.kind !== 'city' || m.place.population >= ALTERNATE_NAME_TOWN) return false;
-      // (Not when the big city's name has a namesake beside the town: "our Grantham and Boston (Lincs) stores".)
-      const bigCityNamed = all.some(
-        (x) =>
-          x !== m &&
-          !x.company &&
-          (x.metro || (x.place.kind === 'city' && x.place.population >= DISTRICT_HOST_CITY)) &&
-          !x.candidates.some((c) => c.kind === 'city' && distanceKm(c.lat, c.lon, m.place.lat, m.place.lon) <= NAMESAKE_NEAR_KM),
-      );
-      if (placeKey(m.written) === placeKey(m.place.name) && !(m.place.population < DISTRICT_NAMESAKE_TOWN && bigCityNamed)) return false;
+      // A town read by its own name only when it is small and a big city is named beside it (not when that
+      // city's name has a namesake beside the town: "our Grantham and Boston (Lincs) stores").
+      const bigCityNamed = () =>
+        all.some(
+          (x) =>
+            x !== m &&
+            !x.company &&
+            (x.metro || (x.place.kind === 'city' && x.place.population >= DISTRICT_HOST_CITY)) &&
+            !x.candidates.some((c) => c.kind === 'city' && distanceKm(c.lat, c.lon, m.place.lat, m.place.lon) <= NAMESAKE_NEAR_KM),
+        );
+      if (placeKey(m.written) === placeKey(m.place.name) && !(m.place.population < DISTRICT_NAMESAKE_TOWN && bigCityNamed())) return false;
       const others = all.filter((x) => x !== m && !x.company);
       return others.length > 0 && others.every((x) => x.place.country !== m.place.country);
     }),

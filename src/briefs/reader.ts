@@ -296,6 +296,10 @@ const YEARS_WORD = `(?:years?|yrs?)`;
 
 const toNumber = (s: string): number => NUMBER_WORDS[s.toLowerCase()] ?? Number.parseInt(s, 10);
 
+/** "3rd-year litigation associate", "associate, 3rd year": a law firm's class year. */
+const CLASS_YEAR =
+  /(?<![A-Za-z0-9])(\d{1,2})(?:st|nd|rd|th)[- ]year\s+(?:[\w-]+\s+){0,2}?(?:associate|attorney|lawyer|solicitor)s?\b|\b(?:associate|attorney|lawyer|solicitor)s?,?\s+(\d{1,2})(?:st|nd|rd|th)[- ]year\b/gi;
+
 function findYears(text: string): { min: number; max?: number; confidence: number } | undefined {
   const patterns: { re: RegExp; range: boolean; confidence: number; needsExperience: boolean }[] = [
     { re: new RegExp(`${NUM}\\s*(?:-|–|—|to)\\s*${NUM}\\+?\\s*${YEARS_WORD}`, 'gi'), range: true, confidence: 0.9, needsExperience: false },
@@ -309,10 +313,8 @@ function findYears(text: string): { min: number; max?: number; confidence: numbe
     { re: new RegExp(`${NUM}\\s*\\+?\\s*${YEARS_WORD}`, 'gi'), range: false, confidence: 0.75, needsExperience: true },
   ];
   let best: { index: number; min: number; max?: number; confidence: number } | undefined;
-  // "3rd-year litigation associate", "associate, 3rd year": a law firm's class year, between N − 1 and N years in.
-  const classYear =
-    /(?<![A-Za-z0-9])(\d{1,2})(?:st|nd|rd|th)[- ]year\s+(?:[\w-]+\s+){0,2}?(?:associate|attorney|lawyer|solicitor)s?\b|\b(?:associate|attorney|lawyer|solicitor)s?,?\s+(\d{1,2})(?:st|nd|rd|th)[- ]year\b/gi;
-  for (const m of text.matchAll(classYear)) {
+  // A law firm's class year, between N − 1 and N years in.
+  for (const m of text.matchAll(CLASS_YEAR)) {
     const year = Number.parseInt(m[1] ?? m[2], 10);
     if (year >= 1 && year <= 15 && (!best || m.index < best.index)) best = { index: m.index, min: year - 1, max: year, confidence: 0.8 };
   }
